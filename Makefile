@@ -1,0 +1,146 @@
+# omp-sandbox - non-recursive GNU Make build.
+#   make            build sbc, sbrun, omp-sandboxed into build/bin
+#   make run        install build deps, build, run omp-sandboxed --self-test
+#                   in a private mount namespace with a throwaway home
+#   make test       install deps (Debian, as root), build, run every suite
+#   make test-sanitize  the same suites under ASan+UBSan (build-san/)
+# Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
+.SUFFIXES:
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+B       ?= build
+CC      ?= cc
+VERSION := 0.1.0
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+OPT     ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -Icompiler -Iruntime -I$(B)/gen -MMD -MP
+CFLAGS  += $(CSTD) $(OPT) $(WARN)
+LDLIBS  += -lm
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifneq ($(V),1)
+Q := @
+endif
+
+BISON ?= bison
+FLEX  ?= flex
+
+# ---- sources (wildcards: adding a file needs no Makefile change) ----
+CORE_SRC := $(filter-out %_main.c,$(wildcard compiler/*.c))
+RT_SRC   := $(filter-out %_main.c,$(wildcard runtime/*.c))
+GRAMMARS := $(wildcard grammar/*.y)
+LEXERS   := $(wildcard grammar/*.l)
+GEN_C    := $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(GRAMMARS)) \
+            $(patsubst grammar/%.l,$(B)/gen/%_lexer.c,$(LEXERS))
+GEN_H    := $(GEN_C:.c=.h)
+
+CORE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(CORE_SRC)) $(patsubst $(B)/gen/%.c,$(B)/obj/gen/%.o,$(GEN_C))
+RT_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(RT_SRC))
+# The runtime again, with test hooks (sandbox-exec stand-in, Landlock
+# failure injection).  Only test binaries link it; release binaries never do.
+RT_TOBJ  := $(patsubst %.c,$(B)/tobj/%.o,$(RT_SRC))
+
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(patsubst %.c,$(B)/tobj/%.o,$(UNIT_SRC))
+
+BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
+TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
+HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
+
+.PHONY: all run test check unit test-sanitize clean deps install uninstall
+all: $(BINS)
+
+# ---- generated parsers ----
+$(B)/gen/%_parser.c $(B)/gen/%_parser.h: grammar/%.y
+	@mkdir -p $(@D)
+	$(Q)$(BISON) -Wall -Werror --header=$(B)/gen/$*_parser.h -o $(B)/gen/$*_parser.c $<
+$(B)/gen/%_lexer.c $(B)/gen/%_lexer.h: grammar/%.l $(B)/gen/%_parser.h
+	@mkdir -p $(@D)
+	$(Q)$(FLEX) --header-file=$(B)/gen/$*_lexer.h -o $(B)/gen/$*_lexer.c $<
+# Group the two outputs of each generator (GNU make 4.3 grouped targets).
+$(foreach g,$(GRAMMARS),$(eval $(patsubst grammar/%.y,$(B)/gen/%_parser.h,$(g)): $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(g))))
+
+# ---- objects ----
+$(B)/obj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+$(B)/obj/gen/%.o: $(B)/gen/%.c | $(GEN_H)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function -Wno-missing-prototypes -c -o $@ $<
+$(B)/tobj/%.o: %.c | $(GEN_H)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 -I$(B)/gen $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(B)/lib/libsbcore.a: $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(B)/lib/libsbrt.a: $(RT_OBJ)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(B)/lib/libsbrt-test.a: $(RT_TOBJ)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# ---- the embedded default policy: examples/omp.sbx compiled at build time ----
+$(B)/bin/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CSTD) $(OPT) $(WARN) -o $@ $<
+$(B)/gen/omp.sb: examples/omp.sbx $(B)/bin/sbc
+	@mkdir -p $(@D)
+	$(Q)$(B)/bin/sbc -o $@ $<
+$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/bin/embed
+	$(Q)$(B)/bin/embed sb_default_profile $< > $@
+$(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# ---- programs ----
+$(B)/bin/sbc: $(B)/obj/compiler/sbc_main.o $(B)/lib/libsbcore.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/bin/sbrun: $(B)/obj/runtime/sbrun_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/bin/omp-sandboxed: $(B)/obj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/test-bin/%: $(B)/tobj/runtime/%_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/test-bin/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
+
+$(B)/tests/unit: $(UNIT_OBJ) $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+# ---- set-up and tests ----
+deps:
+	$(Q)scripts/deps.sh
+
+# The README's commands.  Both install what they need first, in order.
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/lib/demo-self-test.sh $(B)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory check
+
+check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit
+	$(Q)B=$(B) tests/run-all.sh
+
+unit: $(B)/tests/unit
+	$(Q)$(B)/tests/unit
+
+test-sanitize: deps
+	$(Q)$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

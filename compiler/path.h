@@ -1,0 +1,59 @@
+/* path.h - one place for path rules, shared by the compiler's checks and the
+ * launcher's checks of runtime paths (the same rule, one implementation).
+ *
+ * "Lexical" functions never touch the file system; sb_path_canon* do.  */
+#ifndef SB_PATH_H
+#define SB_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Return the first byte that may not appear in a path that goes into a
+ * profile (control characters 0x01-0x1f and 0x7f), or -1 when clean.  The
+ * caller refuses the path and names the offset.  */
+int sb_path_bad_char(const char *p);
+
+/* True when `p` is absolute, has no empty, "." or ".." component, and no
+ * trailing slash (except "/" itself): the only form emitters accept.  */
+bool sb_path_is_normal(const char *p);
+
+/* Lexically normalise an absolute path: collapse "//", drop "/./" and a
+ * trailing "/".  ".." is NOT resolved (returns NULL and sets *why) because
+ * resolving it lexically is wrong across symlinks.  Caller frees.  */
+char *sb_path_normalize(const char *p, const char **why);
+
+/* True when p has a ".." component.  "..foo" is not one.  */
+bool sb_path_has_dotdot(const char *p);
+
+/* Component-wise relations between normal absolute paths.  Case-sensitive
+ * (Linux, and Seatbelt's byte matching).  */
+bool sb_path_equal(const char *a, const char *b);
+bool sb_path_is_under(const char *p, const char *root);      /* p == root or below */
+bool sb_path_is_strictly_under(const char *p, const char *root);
+/* Same relations with ASCII case folding, for checks that must assume a
+ * case-insensitive file system (APFS default): errs towards "related".  */
+bool sb_path_is_under_fold(const char *p, const char *root);
+
+/* Join a normal absolute base with a relative suffix ("a/b" or "").
+ * Caller frees.  */
+char *sb_path_join(const char *base, const char *rel);
+
+/* Parent directory of a normal absolute path ("/" for "/x" and "/").
+ * Caller frees.  */
+char *sb_path_dirname(const char *p);
+
+/* macOS resolves /tmp, /var, /etc to /private/...: return the /private form
+ * of p when p lies under one of them, else a copy.  Caller frees.  */
+char *sb_path_private_alias(const char *p);
+
+/* Canonicalise through the file system: realpath() when the path exists
+ * (a symlinked leaf file is resolved, D5); for a missing leaf, realpath of the
+ * parent plus the leaf as typed.  Returns NULL with errno set when the
+ * parent does not exist.  Caller frees.  */
+char *sb_path_canon(const char *p);
+
+/* Escape a string for an SBPL "..." literal: \ -> \\, " -> \".  Refuses
+ * (returns NULL) when the string holds a control character.  Caller frees.  */
+char *sb_sbpl_escape(const char *s);
+
+#endif

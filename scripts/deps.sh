@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install the Debian packages the build and the tests need, when missing.
+# Idempotent; needs root (CI and the dev machines run as root).
+set -eu
+need="flex bison make gcc libcriterion-dev pkg-config util-linux clang hyperfine bubblewrap mandoc valgrind nodejs"
+missing=""
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing" >&2
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: not root; install as root: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

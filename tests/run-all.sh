@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Run every suite: the Criterion unit binary, then each tests/suite-*.sh.
+# Each suite prints its own results; this prints the plain closing line
+# "N passed, N failed, N skipped" over the suites.
+set -uo pipefail
+B=${B:-build}
+export B
+cd "$(dirname "$0")/.."
+pass=0 fail=0 skip=0
+run_suite() {
+	local name=$1; shift
+	echo "=== $name"
+	"$@"
+	local rc=$?
+	case $rc in
+	0) pass=$((pass + 1)) ;;
+	77) skip=$((skip + 1)); echo "SKIP: suite $name" ;;
+	*) fail=$((fail + 1)); echo "FAIL: suite $name (exit $rc)" ;;
+	esac
+}
+run_suite unit "$B/tests/unit" --jobs=2
+for s in tests/suite-*.sh; do
+	[ -e "$s" ] || continue
+	run_suite "$(basename "$s" .sh)" bash "$s"
+done
+echo "suites: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
