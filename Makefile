@@ -115,7 +115,7 @@ $(B)/test-bin/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
 
-$(B)/tests/unit: $(UNIT_OBJ) $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+$(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
