@@ -100,10 +100,13 @@ $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 
 # ---- programs ----
 $(B)/bin/sbc: $(B)/obj/compiler/sbc_main.o $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/sbrun: $(B)/obj/runtime/sbrun_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/omp-sandboxed: $(B)/obj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/test-bin/%: $(B)/tobj/runtime/%_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
