@@ -49,11 +49,18 @@ static char *xstrdup(const char *s)
 
 void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char *fmt, ...)
 {
+	c->nerrors++;
+	if (c->gave_up)
+		return;   /* counted, not printed: the rest is noise */
 	va_list ap;
 	va_start(ap, fmt);
 	sb_diag_vreport(c->d, SB_SEV_ERROR, loc, code, fmt, ap);
 	va_end(ap);
-	c->nerrors++;
+	if (c->nerrors >= SBX_MAX_ERRORS_PER_FILE) {
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, code,
+			       "too many errors in '%s'; giving up on the rest of it", c->file);
+		c->gave_up = true;
+	}
 }
 
 /* ---- targets ---- */
@@ -394,7 +401,6 @@ static void parse_text(sbx_pctx *c, const char *text, size_t len)
 	YY_BUFFER_STATE buf = sbx_yy_scan_bytes(text, (int)len, scanner);
 	c->line = 1;
 	c->col = 1;
-	c->prev_line_cols = 1;
 	if (sbx_yyparse(scanner, c) != 0 && c->nerrors == 0)
 		sbx_ctx_error(c, NULL, "syntax", "%s: the parser gave up (input too complex)", c->file);
 	sbx_yy_delete_buffer(buf, scanner);

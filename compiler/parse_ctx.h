@@ -21,8 +21,13 @@ typedef struct sbx_pctx {
 	int nerrors;          /* errors reported while parsing this file */
 	/* scanner position (1-based), and the length of the previous line so
 	 * an end-of-file error after a final newline points at the last line */
-	int line, col, prev_line_cols;
+	int line, col;
+	/* end of the last real token, where "unexpected end of file" points */
+	int last_line, last_col;
+	bool gave_up;         /* too many errors: the scanner returns EOF */
 } sbx_pctx;
+
+enum { SBX_MAX_ERRORS_PER_FILE = 50 };
 
 /* Collected while parsing one rule statement.  */
 typedef struct sbx_tvec {

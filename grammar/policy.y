@@ -182,12 +182,13 @@ static const char *sbx_symbol_text(yysymbol_kind_t k, char *buf, size_t size)
 	case YYSYMBOL_STRING: return "a string";
 	default: break;
 	}
+	/* with parse.error custom, names come without their quotes */
 	const char *n = yysymbol_name(k);
 	size_t len = strlen(n);
 	if (len >= 2 && n[0] == '"')
 		snprintf(buf, size, "'%.*s'", (int)(len - 2), n + 1);
 	else
-		snprintf(buf, size, "%s", n);
+		snprintf(buf, size, "'%s'", n);
 	return buf;
 }
 
@@ -195,31 +196,55 @@ static const char *sbx_symbol_text(yysymbol_kind_t k, char *buf, size_t size)
 static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner, struct sbx_pctx *ctx)
 {
 	(void)scanner;
-	enum { MAX = 6 };
+	enum { MAX = 32, LISTED = 5 };
 	yysymbol_kind_t exp[MAX];
 	int n = yypcontext_expected_tokens(yyctx, exp, MAX);
 	yysymbol_kind_t got = yypcontext_token(yyctx);
 	const sb_loc *loc = yypcontext_location(yyctx);
-	char buf[512];
+	char buf[512], name[32];
 	size_t k = 0;
-	char name[32];
-	k += (size_t)snprintf(buf + k, sizeof buf - k, "unexpected %s",
-			      sbx_symbol_text(got, name, sizeof name));
-	if (n > 0 && n < MAX) {
-		k += (size_t)snprintf(buf + k, sizeof buf - k, ", expecting ");
-		for (int i = 0; i < n && k < sizeof buf; i++)
-			k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s",
-					      i == 0 ? "" : i == n - 1 ? " or " : ", ",
-					      sbx_symbol_text(exp[i], name, sizeof name));
-	}
 	bool wants_semi = false;
-	for (int i = 0; i < n && i < MAX; i++)
+	for (int i = 0; i < n; i++)
 		if (exp[i] == YYSYMBOL_SEMI)
 			wants_semi = true;
-	if (wants_semi && got != YYSYMBOL_YYEOF && k < sizeof buf)
-		snprintf(buf + k, sizeof buf - k, " (missing ';' at the end of the previous statement?)");
-	else if (got == YYSYMBOL_YYEOF && wants_semi && k < sizeof buf)
+	k += (size_t)snprintf(buf + k, sizeof buf - k, "unexpected %s",
+			      sbx_symbol_text(got, name, sizeof name));
+	/* the six path token kinds read as one: "a path" */
+	static const yysymbol_kind_t path_kinds[] = {
+		YYSYMBOL_ABSPATH, YYSYMBOL_STRING, YYSYMBOL_TILDEPATH,
+		YYSYMBOL_ROOT, YYSYMBOL_ROOTPATH, YYSYMBOL_VARPATH,
+	};
+	int npath = 0;
+	for (int i = 0; i < n; i++)
+		for (size_t j = 0; j < sizeof path_kinds / sizeof path_kinds[0]; j++)
+			if (exp[i] == path_kinds[j])
+				npath++;
+	bool group = npath == (int)(sizeof path_kinds / sizeof path_kinds[0]);
+	const char *words[MAX];
+	char names[MAX][32];
+	int nw = 0;
+	if (group)
+		words[nw++] = "a path";
+	for (int i = 0; i < n; i++) {
+		bool is_path = false;
+		for (size_t j = 0; j < sizeof path_kinds / sizeof path_kinds[0]; j++)
+			if (exp[i] == path_kinds[j])
+				is_path = true;
+		if (group && is_path)
+			continue;
+		words[nw] = sbx_symbol_text(exp[i], names[nw], sizeof names[nw]);
+		nw++;
+	}
+	if (nw > 0 && nw <= LISTED) {
+		k += (size_t)snprintf(buf + k, sizeof buf - k, ", expecting ");
+		for (int i = 0; i < nw; i++)
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s",
+					      i == 0 ? "" : i == nw - 1 ? " or " : ", ", words[i]);
+	}
+	if (wants_semi && got == YYSYMBOL_YYEOF)
 		snprintf(buf + k, sizeof buf - k, " (statements end with ';')");
+	else if (wants_semi)
+		snprintf(buf + k, sizeof buf - k, " (missing ';' after the previous statement?)");
 	sbx_ctx_error(ctx, loc, "syntax", "%s", buf);
 	return 0;
 }
