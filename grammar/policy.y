@@ -29,11 +29,18 @@ typedef void *yyscan_t;
 #include <string.h>
 #include "policy_lexer.h"
 
-/* Locations span from the first to the last symbol of a rule.  */
+/* Locations span from the first to the last non-empty symbol of a rule,
+ * so `read /x;` (no action) starts at `read`, not at the end of the
+ * previous statement.  An empty symbol has zero width (col == end_col);
+ * every token is at least one byte wide.  */
+#define SBX_LOC_EMPTY(L) ((L).line == (L).end_line && (L).col == (L).end_col)
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                     \
 	do {                                                            \
 		if (N) {                                                \
-			(Cur) = YYRHSLOC(Rhs, 1);                       \
+			int first_ = 1;                                 \
+			while (first_ < (N) && SBX_LOC_EMPTY(YYRHSLOC(Rhs, first_))) \
+				first_++;                               \
+			(Cur) = YYRHSLOC(Rhs, first_);                  \
 			(Cur).end_line = YYRHSLOC(Rhs, N).end_line;     \
 			(Cur).end_col = YYRHSLOC(Rhs, N).end_col;       \
 		} else {                                                \

@@ -426,3 +426,14 @@ Test(parser, directory_and_missing_top_file)
 	cr_assert(contains(fe_diag(&r), "'/tmp' is not a regular file"), "%s", r.diag);
 	fe_done(&r);
 }
+
+Test(parser, statement_location_without_action)
+{
+	fe_run r = fe_parse("default allow;\n  write /y;  deny read /z;");
+	cr_assert(not(eq(ptr, r.pol, NULL)), "%s", r.diag);
+	cr_assert(eq(int, r.pol->stmts[1].loc.line, 2));
+	cr_assert(eq(int, r.pol->stmts[1].loc.col, 3));
+	cr_assert(eq(int, r.pol->stmts[1].loc.end_col, 12));
+	cr_assert(eq(int, r.pol->stmts[2].loc.col, 14));
+	fe_done(&r);
+}
