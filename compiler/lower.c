@@ -68,8 +68,8 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 	const char *why = NULL;
 	char *n = sb_path_normalize(value, &why);
 	if (!n) {
-		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define", "-D %s=%s: the path %s", name, value,
-			       why ? why : "is not valid");
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define", "-D %s=%s: %s", name, value,
+			       why ? why : "not a normal absolute path");
 		c->errors++;
 		return NULL;
 	}

@@ -63,6 +63,19 @@ void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char 
 	}
 }
 
+void sbx_ctx_lex_error(sbx_pctx *c, const sb_loc *loc, const char *fmt, ...)
+{
+	if (c->lex_error)
+		return;
+	c->lex_error = true;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sbx_ctx_error(c, loc, "syntax", "%s", buf);
+}
+
 /* ---- targets ---- */
 
 void sbx_target_clear(sbx_target *t)
