@@ -25,8 +25,8 @@
 
 /* Locations a write grant should not reach, silenced like sensitive ones.  */
 static const sb_sensitive_entry persistence[] = {
-	{ ".omp", "omp runs code from here later, outside any sandbox "
-		  "(agent/config.yml shellPath, extensions, hooks, plugins, .env)" },
+	{ ".omp", "omp later runs code from here outside any sandbox: agent/config.yml "
+		  "shellPath, extensions, hooks, plugins, .env" },
 };
 
 typedef struct {
@@ -115,9 +115,10 @@ static void report(const ctx *c, const sbx_stmt *s, size_t t, sb_severity sev,
 	char *where = sbx_place_str(pl);
 	sbx_access_name(acc, accs, sizeof accs);
 	sb_diag_report(c->d, sev, sbx_target_loc(s, t), code,
-		       "%s grant on %s %s %s (%s); take it back with a later deny rule, "
-		       "or add `acknowledge sensitive \"reason\"`",
-		       accs, where, covers ? "covers" : "reaches", what, why);
+		       "%s grant %s%s %s %s (%s); deny it in a later rule, or add "
+		       "`acknowledge sensitive \"reason\"`",
+		       accs, pl->kind == SBX_PLACE_ANY ? "" : "on ", where,
+		       covers ? "covers" : "reaches", what, why);
 	free(where);
 }
 

@@ -95,14 +95,15 @@ int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			any_wide |= wide_write || wide_read;
 			if ((wide_write || wide_read) && !acked) {
 				char *where = sbx_place_str(&pl);
+				const char *on = pl.kind == SBX_PLACE_ANY ? "" : "on ";
 				if (wide_write)
 					sb_diag_report(d, SB_SEV_ERROR, sbx_target_loc(s, t), "wide-root",
-						       "write grant on %s is too wide: %s; narrow it, or "
-						       "add `acknowledge wide \"reason\"`", where, why);
+						       "write grant %s%s is too wide: %s; narrow it, or "
+						       "add `acknowledge wide \"reason\"`", on, where, why);
 				else
 					sb_diag_report(d, SB_SEV_ERROR, sbx_target_loc(s, t), "wide-root",
-						       "read grant on %s re-allows too much: %s%s; narrow "
-						       "it, or add `acknowledge wide \"reason\"`", where, why,
+						       "read grant %s%s re-allows too much: %s%s; narrow "
+						       "it, or add `acknowledge wide \"reason\"`", on, where, why,
 						       deny ? "" : " and the default is deny");
 				if (deny)
 					sb_diag_note(d, &deny->loc, "the read deny it re-opens is here");

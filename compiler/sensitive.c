@@ -8,10 +8,10 @@
 /* Relative to HOME.  The first 14 are the original wrapper's list.  */
 static const sb_sensitive_entry entries[] = {
 	/* credentials */
-	{ ".ssh", "SSH keys; config can run code (ProxyCommand, LocalCommand)" },
-	{ ".aws", "AWS credentials and config (credential_process runs code)" },
+	{ ".ssh", "SSH keys; its config runs code via ProxyCommand" },
+	{ ".aws", "AWS credentials; credential_process runs code" },
 	{ ".gnupg", "GnuPG private keys" },
-	{ ".netrc", "plain-text machine passwords (curl, git, ftp)" },
+	{ ".netrc", "plain-text passwords for curl, git, ftp" },
 	{ ".netrc.gpg", "encrypted machine passwords" },
 	/* macOS user data */
 	{ "Library/Keychains", "macOS keychains" },

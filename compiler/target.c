@@ -358,17 +358,21 @@ const char *sbx_access_name(unsigned access, char *buf, size_t n)
 		{ SBX_ACC_READ, "read" }, { SBX_ACC_WRITE, "write" },
 		{ SBX_ACC_STAT, "stat-only" }, { SBX_ACC_EXEC, "exec" },
 	};
-	size_t len = 0;
+	size_t len = 0, total = 0, done = 0;
 	if (n == 0)
 		return buf;
 	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		total += (access & names[i].bit) != 0;
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		if (!(access & names[i].bit))
 			continue;
-		int w = snprintf(buf + len, n - len, "%s%s", len ? " " : "", names[i].name);
+		const char *sep = done == 0 ? "" : done + 1 == total ? " and " : ", ";
+		int w = snprintf(buf + len, n - len, "%s%s", sep, names[i].name);
 		if (w < 0 || (size_t)w >= n - len)
 			break;
 		len += (size_t)w;
+		done++;
 	}
 	return buf;
 }
