@@ -219,6 +219,15 @@ void sb_bindings_clear(sb_bindings *b);
 sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b,
 			    char ***unbound, size_t *nunbound);
 
+/* The macOS launch form: lists and A..B ancestor params are expanded into
+ * indexed single params ("EXTRA_WRITE*" with 2 values -> "EXTRA_WRITE_1",
+ * "EXTRA_WRITE_2"; "HOME..WORKSPACE" -> "HOME..WORKSPACE_1", ...), which are
+ * appended to `defines` with their values (the -D NAME=VALUE arguments,
+ * single params included), in a stable order.  The text stays path-free.
+ * Returns NULL and names the param in *missing when one is unbound.  */
+sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
+				    sb_bindings *defines, char **missing);
+
 /* Params a profile references, sorted, each once ("HOME", "EXTRA_READ*",
  * "HOME..WORKSPACE").  Caller frees the array and strings.  */
 char **sb_profile_params(const sb_profile *p, size_t *n);
