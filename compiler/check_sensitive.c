@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sensitive.h"
+#include "path.h"
 #include "target.h"
 
 #define GRANTS (SBX_ACC_READ | SBX_ACC_WRITE)
@@ -135,7 +136,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 	bool found = false, covers = false;
 	char what[PATH_MAX + 32];
 
-	if (pos == POS_REL && sbx_path_has_dotdot(rel)) {
+	if (pos == POS_REL && sb_path_has_dotdot(rel)) {
 		found = true;
 		if (!quiet) {
 			sb_diag_report(c->d, SB_SEV_ERROR, sbx_target_loc(s, t), "sensitive",

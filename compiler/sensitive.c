@@ -3,6 +3,7 @@
  * two in step.  */
 #include "sensitive.h"
 
+#include "path.h"
 #include "target.h"
 
 /* Relative to HOME.  The first 14 are the original wrapper's list.  */
@@ -72,7 +73,7 @@ const sb_sensitive_entry *sb_sensitive_list(size_t *n)
 
 const sb_sensitive_entry *sb_sensitive_match_rel(const char *rel, bool node_only)
 {
-	if (sbx_path_has_dotdot(rel))
+	if (sb_path_has_dotdot(rel))
 		return &dotdot_entry;
 	const sb_sensitive_entry *ancestor_of = NULL;
 	for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
@@ -94,7 +95,7 @@ const sb_sensitive_entry *sb_sensitive_match_rel(const char *rel, bool node_only
 const sb_sensitive_entry *sb_sensitive_match(const char *p, const char *home,
 					     const char *const *extra_abs, size_t nextra)
 {
-	if (sbx_path_has_dotdot(p))
+	if (sb_path_has_dotdot(p))
 		return &dotdot_entry;
 	for (size_t i = 0; i < nextra; i++)
 		if (extra_abs[i] && sbx_path_relation(p, extra_abs[i], true) != SBX_PATH_UNRELATED)

@@ -94,20 +94,6 @@ const char *sbx_path_below(const char *p, const char *root, bool fold)
 	}
 }
 
-bool sbx_path_has_dotdot(const char *p)
-{
-	for (const char *c = p; *c;) {
-		const char *e = strchr(c, '/');
-		size_t n = e ? (size_t)(e - c) : strlen(c);
-		if (n == 2 && c[0] == '.' && c[1] == '.')
-			return true;
-		if (!e)
-			break;
-		c = e + 1;
-	}
-	return false;
-}
-
 const char *sbx_bound_value(const sbx_defines *defs, const char *name)
 {
 	if (!defs || !name)

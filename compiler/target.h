@@ -47,8 +47,6 @@ bool sbx_path_under(const char *p, const char *root, bool fold);
 /* The part of p below root ("" when equal), pointing into p; NULL when p is
  * not under root.  */
 const char *sbx_path_below(const char *p, const char *root, bool fold);
-/* True when p has a ".." component ("..foo" is not one).  */
-bool sbx_path_has_dotdot(const char *p);
 
 /* The single value a name is bound to with -D, or NULL.  */
 const char *sbx_bound_value(const sbx_defines *defs, const char *name);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
 #include "target.h"
 #include "test_check_fixture.h"
 
@@ -31,9 +32,9 @@ Test(check_target, path_relation)
 	cr_expect_str_eq(sbx_path_below("/a/b/c/d", "/a/b", false), "c/d");
 	cr_expect_str_eq(sbx_path_below("/a/b", "/a/b/", false), "");
 	cr_expect_null(sbx_path_below("/a/bc", "/a/b", false));
-	cr_expect(sbx_path_has_dotdot("/a/../b"));
-	cr_expect(sbx_path_has_dotdot(".."));
-	cr_expect_not(sbx_path_has_dotdot("/a/..b/c.."));
+	cr_expect(sb_path_has_dotdot("/a/../b"));
+	cr_expect(sb_path_has_dotdot(".."));
+	cr_expect_not(sb_path_has_dotdot("/a/..b/c.."));
 }
 
 Test(check_target, covers_and_overlaps_same_base)
