@@ -14,10 +14,15 @@ static char *dupn(const char *s, size_t n)
 
 void fx_init(fx *f, const char *file)
 {
+	fx_init_fmt(f, file, SB_FMT_TEXT);
+}
+
+void fx_init_fmt(fx *f, const char *file, sb_diag_format fmt)
+{
 	memset(f, 0, sizeof *f);
 	f->out = open_memstream(&f->buf, &f->len);
 	cr_assert(f->out);
-	f->d = sb_diag_new(f->out, SB_FMT_TEXT);
+	f->d = sb_diag_new(f->out, fmt);
 	f->file = sb_diag_intern(f->d, file);
 	f->p.file = f->file;
 }

@@ -26,6 +26,7 @@ typedef struct fx {
 } fx;
 
 void fx_init(fx *f, const char *file);
+void fx_init_fmt(fx *f, const char *file, sb_diag_format fmt);
 /* Add a statement at `line` of the policy file (or of `file` when given).  */
 sbx_stmt *fx_add(fx *f, int line, const char *text);
 sbx_stmt *fx_add_in(fx *f, const char *file, int line, const char *text);

@@ -158,3 +158,19 @@ Test(check_target, check_all_counts_errors_from_every_pass)
 	cr_expect_lt(strstr(f.buf, "[sensitive]"), strstr(f.buf, "[wide-root]"));
 	fx_free(&f);
 }
+
+Test(check_target, json_records_code_and_location)
+{
+	fx f;
+	fx_init_fmt(&f, "j.sbx", SB_FMT_JSON);
+	fx_add(&f, 1, "default allow");
+	fx_add(&f, 2, "deny read home");
+	fx_add(&f, 3, "allow read ~/.omp");
+	fx_add(&f, 4, "allow write ~/.aws");
+	cr_expect_eq(fx_run(&f, sb_check_all), 1);
+	cr_expect(strstr(f.buf, "\"severity\": \"error\", \"code\": \"sensitive\", \"message\": "
+			  "\"write grant on ~/.aws reaches the sensitive location ~/.aws") != NULL, "%s", f.buf);
+	cr_expect(strstr(f.buf, "\"file\": \"j.sbx\", \"line\": 4, \"column\": 13") != NULL, "%s", f.buf);
+	cr_expect(strstr(f.buf, "\"file\": \"j.sbx\", \"line\": 3, \"column\": 1}") == NULL, "%s", f.buf);
+	fx_free(&f);
+}
