@@ -5,7 +5,9 @@
  * is an error [sensitive], unless the statement says `acknowledge sensitive
  * "reason"` or a later deny rule certainly takes that location back for the
  * same access.  A write grant on the policy files themselves is an error
- * too.  A write grant inside ~/.omp is a warning [persistence]: omp later
+ * too.  Under `default allow`, a sensitive location that no rule certainly
+ * decides is granted by the default: an error at the `default` statement.
+ * A write grant inside ~/.omp is a warning [persistence]: omp later
  * runs code from there outside any sandbox (seed D7).
  *
  * Targets relative to home are compared symbolically; absolute targets are
@@ -237,6 +239,66 @@ static void add_own(ctx *c, const char *file)
 	c->own[c->nown++] = canon;
 }
 
+/* The rule that decides access `acc` on all of place x under the text
+ * model (the last rule that certainly covers it), or NULL.  */
+static const sbx_stmt *certain_decider(const ctx *c, const sbx_place *x, unsigned acc)
+{
+	for (size_t k = c->p->nstmts; k-- > 0;) {
+		const sbx_stmt *s = &c->p->stmts[k];
+		if (s->kind != SBX_STMT_RULE || !(s->access & acc))
+			continue;
+		for (size_t j = 0; j < s->ntargets || (j == 0 && s->ntargets == 0); j++) {
+			sbx_place pl;
+			sbx_place_of(&pl, s->ntargets ? &s->targets[j] : NULL, c->defs);
+			sbx_tri cov = sbx_place_covers(&pl, x, false);
+			sbx_place_clear(&pl);
+			if (cov == SBX_YES)
+				return s;
+		}
+	}
+	return NULL;
+}
+
+/* `default allow` grants whatever no rule decides: a sensitive location
+ * that no rule certainly covers is left open by the default.  */
+static void check_default(const ctx *c, int *errors)
+{
+	const sbx_stmt *dflt = NULL;
+	for (size_t i = 0; i < c->p->nstmts; i++)
+		if (c->p->stmts[i].kind == SBX_STMT_DEFAULT)
+			dflt = &c->p->stmts[i];
+	if (!dflt || dflt->action != SB_ALLOW)
+		return;
+	static const unsigned accs[] = { SBX_ACC_READ, SBX_ACC_WRITE };
+	size_t n = 0;
+	const sb_sensitive_entry *list = sb_sensitive_list(&n);
+	for (size_t a = 0; a < sizeof accs / sizeof *accs; a++) {
+		const char *first = NULL;
+		size_t open = 0;
+		for (size_t e = 0; e < n; e++) {
+			sbx_place x;
+			sbx_place_home(&x, list[e].rel, false, c->defs);
+			if (!certain_decider(c, &x, accs[a])) {
+				first = first ? first : list[e].rel;
+				open++;
+			}
+			sbx_place_clear(&x);
+		}
+		if (!open)
+			continue;
+		char more[64] = "";
+		if (open > 1)
+			snprintf(more, sizeof more, " and %zu more sensitive locations", open - 1);
+		sb_diag_report(c->d, SB_SEV_ERROR, &dflt->loc, "sensitive",
+			       "`default allow` leaves ~/%s%s %s: no rule decides %s there; add "
+			       "`deny %s home;` (then re-allow what is needed)",
+			       first, more, accs[a] == SBX_ACC_READ ? "readable" : "writable",
+			       accs[a] == SBX_ACC_READ ? "read" : "write",
+			       accs[a] == SBX_ACC_READ ? "read" : "write");
+		++*errors;
+	}
+}
+
 int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
 	ctx c = { .p = p, .defs = defs, .d = d };
@@ -263,6 +325,7 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				       "`acknowledge sensitive` on a rule that grants nothing "
 				       "sensitive; remove it so it cannot hide a later change");
 	}
+	check_default(&c, &errors);
 	for (size_t i = 0; i < c.nown; i++)
 		free(c.own[i]);
 	free(c.own);

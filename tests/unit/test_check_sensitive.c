@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sensitive.h"
 #include "test_check_fixture.h"
 
 #define HAS(f, s) cr_expect(strstr((f)->buf, (s)) != NULL, "missing <%s> in:\n%s", (s), (f)->buf)
@@ -15,7 +16,7 @@ static fx f;
 static void setup(void)
 {
 	fx_init(&f, "t.sbx");
-	fx_add(&f, 1, "default allow");
+	fx_add(&f, 1, "default deny");
 }
 
 static void teardown(void)
@@ -27,6 +28,7 @@ TestSuite(check_sensitive, .init = setup, .fini = teardown);
 
 Test(check_sensitive, seed_policy_is_clean)
 {
+	f.p.stmts[0].action = SB_ALLOW;
 	fx_add(&f, 2, "deny write");
 	fx_add(&f, 3, "allow write workspace /private/tmp tmpdir $EXTRA_WRITE");
 	fx_add(&f, 4, "allow write /private/var/folders /dev");
@@ -260,4 +262,44 @@ Test(check_sensitive, policy_file_itself)
 	cr_expect(strstr(out, "inc.sbx:1:13: error: write grant on exactly") != NULL, "%s", out);
 	free(real);
 	free(out);
+}
+
+Test(check_sensitive, default_allow_leaves_open)
+{
+	f.p.stmts[0].action = SB_ALLOW;
+	fx_add(&f, 2, "deny write");
+	fx_add(&f, 3, "allow write workspace");
+	fx_add(&f, 4, "deny read ~/.ssh /Users");
+	cr_expect_eq(fx_run(&f, sb_check_sensitive), 1);
+	HAS(&f, "t.sbx:1:1: error: `default allow` leaves ~/.aws and ");
+	HAS(&f, "more sensitive locations readable: no rule decides read there; add `deny read home;`");
+	HASNT(&f, "writable");
+}
+
+Test(check_sensitive, default_allow_with_every_entry_denied)
+{
+	f.p.stmts[0].action = SB_ALLOW;
+	fx_add(&f, 2, "deny write /");
+	size_t n = 0;
+	const sb_sensitive_entry *list = sb_sensitive_list(&n);
+	for (size_t e = 0; e < n; e++) {
+		char line[200];
+		/* spaces in entries would split the fixture's tokens */
+		if (strchr(list[e].rel, ' '))
+			snprintf(line, sizeof line, "deny read ~/Library");
+		else
+			snprintf(line, sizeof line, "deny read ~/%s", list[e].rel);
+		fx_add(&f, 3 + (int)e, line);
+	}
+	cr_expect_eq(fx_run(&f, sb_check_sensitive), 0);
+	EMPTY(&f);
+}
+
+Test(check_sensitive, default_allow_reopened_by_acked_grant)
+{
+	f.p.stmts[0].action = SB_ALLOW;
+	fx_add(&f, 2, "deny read write home");
+	fx_add(&f, 3, "allow read home ack=sensitive why=trusted_tool");
+	cr_expect_eq(fx_run(&f, sb_check_sensitive), 0);
+	EMPTY(&f);
 }

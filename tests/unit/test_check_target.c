@@ -164,7 +164,7 @@ Test(check_target, json_records_code_and_location)
 	fx f;
 	fx_init_fmt(&f, "j.sbx", SB_FMT_JSON);
 	fx_add(&f, 1, "default allow");
-	fx_add(&f, 2, "deny read home");
+	fx_add(&f, 2, "deny read write home");
 	fx_add(&f, 3, "allow read ~/.omp");
 	fx_add(&f, 4, "allow write ~/.aws");
 	cr_expect_eq(fx_run(&f, sb_check_all), 1);
