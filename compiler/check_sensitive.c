@@ -125,6 +125,40 @@ static void report(const ctx *c, const sbx_stmt *s, size_t t, sb_severity sev,
 	free(where);
 }
 
+/* A write grant on the policy files themselves (the top file and its
+ * includes, canonical).  A warning, not an error: where the policy lies
+ * while it is compiled (a build tree, a CI checkout in /tmp) need not be
+ * where it is used; the launcher checks its real profile and itself.
+ * /tmp, /var and /etc are also tried in their macOS /private form.  */
+static bool check_own_files(const ctx *c, size_t i, size_t t, const sbx_place *pl, bool quiet)
+{
+	if (pl->kind != SBX_PLACE_ABS && pl->kind != SBX_PLACE_ANY)
+		return false;
+	sbx_place alias = *pl;
+	alias.path = pl->kind == SBX_PLACE_ABS ? sb_path_private_alias(pl->path) : NULL;
+	bool found = false;
+	for (size_t f = 0; !found && f < c->nown; f++) {
+		sbx_place own = { .kind = SBX_PLACE_ABS, .path = c->own[f] };
+		const sbx_place *g = pl;
+		if (sbx_place_overlaps(g, &own, true) == SBX_NO && alias.path)
+			g = &alias;
+		if (sbx_place_overlaps(g, &own, true) == SBX_NO)
+			continue;
+		bool covers = sbx_place_covers(g, &own, true) == SBX_YES;
+		if (!not_taken_back(c, i, covers ? &own : g, SBX_ACC_WRITE))
+			continue;
+		found = true;
+		if (!quiet) {
+			char what[PATH_MAX + 32];
+			snprintf(what, sizeof what, "the policy file %s", c->own[f]);
+			report(c, &c->p->stmts[i], t, SB_SEV_WARNING, "policy-write", SBX_ACC_WRITE,
+			       pl, covers, what, "a sandboxed program could rewrite its own sandbox");
+		}
+	}
+	free(alias.path);
+	return found;
+}
+
 /* Check one target of allow rule i.  Returns true when something was found
  * (reported only when `quiet` is false).  */
 static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *errors)
@@ -161,25 +195,8 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 			++*errors;
 		}
 	}
-	/* The policy's own files: writing them changes the sandbox.  */
-	for (size_t f = 0; !found && (acc & SBX_ACC_WRITE) && f < c->nown; f++) {
-		sbx_place own = { .kind = SBX_PLACE_ABS, .path = c->own[f] };
-		if (sbx_place_overlaps(&pl, &own, true) == SBX_NO)
-			continue;
-		covers = sbx_place_covers(&pl, &own, true) == SBX_YES;
-		const sbx_place *x = covers ? &own : &pl;
-		if (pl.kind != SBX_PLACE_ABS && pl.kind != SBX_PLACE_ANY)
-			continue;
-		if (!not_taken_back(c, i, x, SBX_ACC_WRITE))
-			continue;
-		found = true;
-		if (!quiet) {
-			snprintf(what, sizeof what, "the policy file %s", c->own[f]);
-			report(c, s, t, SB_SEV_ERROR, "sensitive", SBX_ACC_WRITE, &pl, covers,
-			       what, "a sandboxed program could rewrite its own sandbox");
-			++*errors;
-		}
-	}
+	if (!found && (acc & SBX_ACC_WRITE))
+		found = check_own_files(c, i, t, &pl, quiet);
 	/* Persistence: only for targets at or inside the location; wider
 	 * targets are sensitive errors already.  */
 	for (size_t e = 0; !found && (acc & SBX_ACC_WRITE) && pos == POS_REL &&
