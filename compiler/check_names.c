@@ -3,7 +3,7 @@
  * errors:   [undefined] a $NAME that is neither a predeclared root or list,
  *           declared with `list`, nor bound with -D;
  *           [duplicate] a `list` declared twice (or redeclaring a predeclared
- *           name), a second `default` or `network` statement;
+ *           name), a second `default` statement;
  *           [empty] an `acknowledge` without a reason.
  * warnings: [duplicate] a rule repeating an earlier one (same action,
  *           accesses and targets) or naming the same target twice;
@@ -50,19 +50,18 @@ static bool blank(const char *s)
 static int check_decls(const sbx_policy *p, sb_diag *d)
 {
 	int errors = 0;
-	const sbx_stmt *first_default = NULL, *first_network = NULL;
+	const sbx_stmt *first_default = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
-		const sbx_stmt **first = s->kind == SBX_STMT_DEFAULT ? &first_default :
-					 s->kind == SBX_STMT_NETWORK ? &first_network : NULL;
-		if (first && *first) {
+		/* The parser refuses this too; kept for ASTs built otherwise.
+		 * (`network` may be repeated: the last one wins.)  */
+		if (s->kind == SBX_STMT_DEFAULT && first_default) {
 			sb_diag_report(d, SB_SEV_ERROR, &s->loc, "duplicate",
-				       "a second `%s` statement; a policy has one",
-				       s->kind == SBX_STMT_DEFAULT ? "default" : "network");
-			sb_diag_note(d, &(*first)->loc, "the first one is here");
+				       "a second `default` statement; a policy has one");
+			sb_diag_note(d, &first_default->loc, "the first one is here");
 			errors++;
-		} else if (first) {
-			*first = s;
+		} else if (s->kind == SBX_STMT_DEFAULT) {
+			first_default = s;
 		}
 		if (s->kind != SBX_STMT_LIST || !s->name)
 			continue;
