@@ -272,10 +272,11 @@ char *sbx_place_str(const sbx_place *pl)
 	return r;
 }
 
-/* Directories whose children are home directories, and lone homes.  */
-static const char *const home_parents[] = {
-	"/Users", "/home", "/System/Volumes/Data/Users", "/System/Volumes/Data/home",
-};
+/* Directories whose children are home directories, and lone homes.  Not
+ * /System/Volumes/Data/...: /Users is a firmlink the kernel reports as
+ * /Users, and counting /System as an ancestor of every home would make
+ * every deny-default policy's read of /System a wide grant.  */
+static const char *const home_parents[] = { "/Users", "/home" };
 static const char *const fixed_homes[] = { "/root", "/var/root", "/private/var/root" };
 
 sbx_home_pos sbx_abs_home_pos(const char *abs, const char *home, const char **rel)
@@ -305,7 +306,7 @@ sbx_home_pos sbx_abs_home_pos(const char *abs, const char *home, const char **re
 		size_t n = 0;
 		if (!below || !next_comp(&below, &c, &n))
 			continue;
-		if (i % 2 == 0 && comp_eq(c, n, "Shared", 6, true))
+		if (i == 0 && comp_eq(c, n, "Shared", 6, true))
 			return SBX_HOME_OUTSIDE;
 		while (*below == '/')
 			below++;

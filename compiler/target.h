@@ -70,7 +70,7 @@ char *sbx_place_str(const sbx_place *pl);
 
 /* Where an absolute path stands relative to the home directory: `home` when
  * bound, else the conventional homes (/Users/NAME except Shared, /home/NAME,
- * /root, /var/root and their /private and /System/Volumes/Data forms).
+ * /root, /var/root, /private/var/root).
  * INSIDE sets *rel to the part below the home ("" = the home itself).  */
 typedef enum { SBX_HOME_OUTSIDE, SBX_HOME_ABOVE, SBX_HOME_INSIDE } sbx_home_pos;
 sbx_home_pos sbx_abs_home_pos(const char *abs, const char *home, const char **rel);

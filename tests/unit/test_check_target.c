@@ -117,7 +117,8 @@ Test(check_target, conventional_homes)
 	const char *rel = NULL;
 	cr_expect_eq(sbx_abs_home_pos("/", NULL, &rel), SBX_HOME_ABOVE);
 	cr_expect_eq(sbx_abs_home_pos("/Users", NULL, &rel), SBX_HOME_ABOVE);
-	cr_expect_eq(sbx_abs_home_pos("/System/Volumes/Data", NULL, &rel), SBX_HOME_ABOVE);
+	cr_expect_eq(sbx_abs_home_pos("/private", NULL, &rel), SBX_HOME_ABOVE);
+	cr_expect_eq(sbx_abs_home_pos("/System", NULL, &rel), SBX_HOME_OUTSIDE);
 	cr_expect_eq(sbx_abs_home_pos("/home/ann/.ssh/k", NULL, &rel), SBX_HOME_INSIDE);
 	cr_expect_str_eq(rel, ".ssh/k");
 	cr_expect_eq(sbx_abs_home_pos("/Users/ann", NULL, &rel), SBX_HOME_INSIDE);
