@@ -501,6 +501,24 @@ sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
 	return p;
 }
 
+/* "FILE:LINE" where FILE may hold blanks: the whole comment is
+ * FILE:DIGITS, or its first word is (followed by more text).  */
+static int origin_in(const char *s, size_t end, char **file)
+{
+	while (end > 0 && (s[end - 1] == ':' || s[end - 1] == ','))
+		end--;
+	size_t colon = end;
+	while (colon > 0 && isdigit((unsigned char)s[colon - 1]))
+		colon--;
+	if (colon == end || colon < 2 || s[colon - 1] != ':' || end - colon > 9)
+		return 0;
+	long line = strtol(s + colon, NULL, 10);
+	if (line <= 0)
+		return 0;
+	*file = strndup(s, colon - 1);
+	return (int)line;
+}
+
 int sb_sbpl_parse_origin(const char *comment, char **file)
 {
 	const char *s = comment;
@@ -508,24 +526,13 @@ int sb_sbpl_parse_origin(const char *comment, char **file)
 		s++;
 	if (!strncmp(s, "from ", 5))
 		s += 5;
-	size_t tok = strcspn(s, " \t");
-	while (tok > 0 && (s[tok - 1] == ':' || s[tok - 1] == ','))
-		tok--;
-	size_t colon = tok;
-	while (colon > 0 && s[colon - 1] != ':')
-		colon--;
-	if (colon < 2 || colon == tok)
-		return 0;
-	long line = 0;
-	for (size_t i = colon; i < tok; i++) {
-		if (!isdigit((unsigned char)s[i]) || line > 100000000)
-			return 0;
-		line = line * 10 + (s[i] - '0');
-	}
-	if (line <= 0)
-		return 0;
-	*file = strndup(s, colon - 1);
-	return (int)line;
+	size_t len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	int line = origin_in(s, len, file);
+	if (!line)
+		line = origin_in(s, strcspn(s, " \t"), file);
+	return line;
 }
 
 /* ---- rendering ---- */

@@ -121,7 +121,10 @@ Test(sbpl_read, parse_origin)
 	cr_expect(eq(str, f, "omp.sbx"));
 	free(f);
 	f = NULL;
-	cr_expect(eq(int, sb_sbpl_parse_origin("from a/b c.sbx:7: allow read", &f), 0));
+	cr_expect(eq(int, sb_sbpl_parse_origin("my policies/a b.sbx:7", &f), 7));
+	cr_expect(eq(str, f, "my policies/a b.sbx"));
+	free(f);
+	f = NULL;
 	cr_expect(eq(int, sb_sbpl_parse_origin("x.sbx:7: allow read", &f), 7));
 	free(f);
 	f = NULL;
