@@ -181,6 +181,8 @@ static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
 	}
 }
 
+static void print_ops(FILE *f, const sb_op *ops, size_t n);
+
 /* Print the group of changes idx[0..n) sharing (kinds, rules).  Changes
  * come in (op, path) order, so the group is a series of per-op runs; runs
  * with the same paths are merged into one line listing their ops.  */
@@ -235,8 +237,7 @@ static void print_group(diff_ctx *x, const size_t *idx, size_t n)
 			fputc('}', x->out);
 		} else {
 			fprintf(x->out, "%s:", change_word(c0->old_kind, c0->new_kind));
-			for (size_t k = 0; k < nops; k++)
-				fprintf(x->out, "%s%s", k ? ", " : " ", sb_op_name(ops[k]));
+			print_ops(x->out, ops, nops);
 			fputs("\n  paths:", x->out);
 			for (size_t k = 0; k < count; k++)
 				fprintf(x->out, " %s", x->probes->paths[x->ch->v[paths[k]].path]);
@@ -244,6 +245,45 @@ static void print_group(diff_ctx *x, const size_t *idx, size_t n)
 			rule_line_text(x->out, "old", c0->old_kind, c0->old_rule);
 			rule_line_text(x->out, "new", c0->new_kind, c0->new_rule);
 		}
+	}
+}
+
+static bool descends(sb_op o, sb_op ancestor)
+{
+	for (sb_op x = sb_op_parent(o); x != SB_OP_DEFAULT; x = sb_op_parent(x))
+		if (x == ancestor)
+			return true;
+	return false;
+}
+
+/* "file-write* and the 10 operations under it, file-read-data": an op
+ * whose whole subtree is listed stands for it.  */
+static void print_ops(FILE *f, const sb_op *ops, size_t n)
+{
+	bool in[SB_OP__COUNT] = { false }, shown[SB_OP__COUNT] = { false };
+	for (size_t i = 0; i < n; i++)
+		in[ops[i]] = true;
+	const char *sep = " ";
+	for (size_t i = 0; i < n; i++) {
+		sb_op o = ops[i];
+		if (shown[o])
+			continue;
+		size_t under = 0;
+		bool whole = true;
+		for (int k = 0; k < SB_OP_OTHER; k++)
+			if (descends((sb_op)k, o)) {
+				under++;
+				whole = whole && in[k];
+			}
+		fprintf(f, "%s%s", sep, sb_op_name(o));
+		sep = ", ";
+		if (under && whole) {
+			fprintf(f, " and the %zu operation%s under it", under, under == 1 ? "" : "s");
+			for (int k = 0; k < SB_OP_OTHER; k++)
+				if (descends((sb_op)k, o))
+					shown[k] = true;
+		}
+		shown[o] = true;
 	}
 }
 

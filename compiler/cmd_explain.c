@@ -139,7 +139,8 @@ static void print_rule_json(FILE *f, const sb_rule *r)
 }
 
 static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *path, const char *seen,
-		       const sb_decision *d, const sb_bindings *used, const sb_bindings *samples)
+		       const sb_decision *d, const sb_bindings *used, const sb_bindings *samples,
+		       const char *link, const sb_decision *ld)
 {
 	fputs("{\"decision\":", f);
 	sb_json_string(f, kind_word(d->kind));
@@ -177,7 +178,19 @@ static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *pat
 		}
 		fprintf(f, "],\"sample\":%s}", sb_bindings_get(samples, b->name) ? "true" : "false");
 	}
-	fputs("},\"input\":", f);
+	fputs("},\"symlink\":", f);
+	if (link) {
+		fputs("{\"node\":", f);
+		sb_json_string(f, link);
+		fputs(",\"operation\":\"file-read-metadata\",\"decision\":", f);
+		sb_json_string(f, kind_word(ld->kind));
+		fputs(",\"rule\":", f);
+		print_rule_json(f, ld->rule);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\"input\":", f);
 	sb_json_string(f, o->input);
 	fputs("}\n", f);
 }
@@ -196,6 +209,31 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
 	if (r->src_file)
 		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);
+}
+
+/* The symlink a path goes through (/tmp, /var, /etc), or NULL.  */
+static char *alias_link(const char *path, const char *seen)
+{
+	if (!strcmp(path, seen))
+		return NULL;
+	size_t n = strcspn(path + 1, "/") + 1;
+	return strndup(path, n);
+}
+
+static void print_link_text(FILE *f, const char *link, const char *seen, const sb_decision *ld)
+{
+	fprintf(f, "note: %s is a symlink (Seatbelt checks %s); following it needs file-read-metadata on the "
+		   "link %s itself: %s", link, seen, link, kind_word(ld->kind));
+	if (ld->rule) {
+		char *t = sb_sbpl_rule_text(ld->rule);
+		fprintf(f, " by %s", t);
+		free(t);
+		if (ld->rule->src_file)
+			fprintf(f, " (policy %s:%d)", ld->rule->src_file, ld->rule->src_line);
+	}
+	if (ld->kind != SB_DEC_ALLOW)
+		fputs("; access through this spelling may fail on a Mac", f);
+	fputc('\n', f);
 }
 
 static void print_text(FILE *f, sb_op op, const char *path, const char *seen, const sb_decision *d,
@@ -282,10 +320,18 @@ int sb_cmd_explain(int argc, char **argv)
 	}
 	seen = sb_path_private_alias(path);
 	sb_decision dec = sb_decide(bound, (sb_op)op, path, vnode);
-	if (o.json)
-		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples);
-	else
+	char *link = alias_link(path, seen);
+	sb_decision ld = { 0 };
+	if (link)
+		ld = sb_decide_node(bound, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
+	if (o.json) {
+		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples, link, &ld);
+	} else {
 		print_text(stdout, (sb_op)op, path, seen, &dec, &used, &samples);
+		if (link)
+			print_link_text(stdout, link, seen, &ld);
+	}
+	free(link);
 	rc = dec.kind == SB_DEC_ALLOW ? EX_ALLOW : dec.kind == SB_DEC_DENY ? EX_DENY : EX_UNKNOWN;
 out:
 	sb_diag_flush(d);

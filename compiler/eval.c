@@ -351,7 +351,7 @@ static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
 	return d;
 }
 
-sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode, bool resolve)
 {
 	sb_loc none = { 0 };
 	if (!path || path[0] != '/')
@@ -362,7 +362,7 @@ sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned 
 		if (!is_definition(p->unmodelled[i].text))
 			return unknown(p->unmodelled[i].reason, p->unmodelled[i].text, p->unmodelled[i].loc);
 
-	char *aliased = needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
+	char *aliased = resolve && needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
 	const char *q = aliased ? aliased : path;
 	size_t qlen = strlen(q);
 
@@ -386,6 +386,16 @@ sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned 
 	d.text_rule = text.rule;
 	d.models_disagree = per.kind != SB_DEC_UNKNOWN && text.kind != SB_DEC_UNKNOWN && per.kind != text.kind;
 	return d;
+}
+
+sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+{
+	return decide(p, op, path, vnode, true);
+}
+
+sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+{
+	return decide(p, op, path, vnode, false);
 }
 
 int sb_op_from_convenience(const char *name)

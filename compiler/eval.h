@@ -37,6 +37,11 @@ typedef struct sb_decision {
  * matching, the answer is ALLOW with rule NULL and `reason` set ([L]).  */
 sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode);
 
+/* The same for the node at exactly `path`, without the /private
+ * resolution: the question Seatbelt asks for a symlink node itself (to
+ * follow /tmp, file-read-metadata on the link "/tmp" is checked).  */
+sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode);
+
 /* Convenience names -> operation, -1 for other names: read and list ->
  * file-read-data (list: on a directory), write -> file-write-data, stat ->
  * file-read-metadata, exec -> process-exec*, create -> file-write-create,

@@ -484,3 +484,18 @@ Test(eval, convenience_ops)
 	cr_expect(eq(int, sb_op_from_convenience("create"), WC));
 	cr_expect(eq(int, sb_op_from_convenience("file-read*"), -1));
 }
+
+/* The symlink node itself is not resolved: following /tmp needs metadata
+ * on the link "/tmp" (sbpl-semantics §5).  */
+Test(eval, symlink_node)
+{
+	FILE *devnull = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
+	sb_profile *p = load(P_ALIAS, d);
+	cr_expect(eq(int, sb_decide(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, A));
+	cr_expect(eq(int, sb_decide_node(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, D));
+	cr_expect(eq(int, sb_decide_node(p, MD, "/private/tmp", SB_VNODE_DIRECTORY).kind, A));
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(devnull);
+}
