@@ -148,3 +148,11 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- benchmarks (not part of check; no timing assertions anywhere) ----
+.PHONY: bench-eval
+bench-eval: $(B)/bin/eval_bench
+	$(Q)$(B)/bin/eval_bench
+$(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
