@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "ast.h"
 #include "parse_ctx.h"
 #include "path.h"
@@ -361,15 +363,23 @@ void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targ
 
 static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; anything but
+	 * a regular file is refused before a byte is read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		sbx_ctx_error(c, at, "io", "'%s' is not a regular file", path);
-		fclose(f);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;

@@ -437,3 +437,17 @@ Test(parser, statement_location_without_action)
 	cr_assert(eq(int, r.pol->stmts[2].loc.col, 14));
 	fe_done(&r);
 }
+
+Test(parser, include_of_a_fifo_does_not_hang, .init = mk_tmp, .fini = rm_tmp, .timeout = 10)
+{
+	char fifo[128];
+	snprintf(fifo, sizeof fifo, "%s/pipe.sbx", tmpdir);
+	cr_assert(eq(int, mkfifo(fifo, 0600), 0));
+	put("a.sbx", "default allow;\ninclude \"pipe.sbx\";\ninclude \"/dev/zero\";\n");
+	fe_run r = parse_file("a.sbx");
+	cr_assert(eq(ptr, r.pol, NULL));
+	cr_assert(eq(int, r.errors, 2), "%s", r.diag);
+	cr_assert(contains(r.diag, "pipe.sbx' is not a regular file [io]"), "%s", r.diag);
+	cr_assert(contains(r.diag, "a.sbx:3:9: error: '/dev/zero' is not a regular file [io]"), "%s", r.diag);
+	fe_done(&r);
+}
