@@ -14,13 +14,14 @@ syn case match
 syn keyword sbxStatement  default network list include nextgroup=sbxAction skipwhite
 syn keyword sbxAction     allow deny
 syn keyword sbxBoolean    on off
-syn keyword sbxAccess     read write stat exec
+syn keyword sbxAccess     read write exec
 syn match   sbxAccess     "\<stat-only\>"
 syn keyword sbxModifier   exactly
 syn keyword sbxAck        acknowledge nextgroup=sbxAckWhat skipwhite
 syn keyword sbxAckWhat    sensitive wide contained
 syn keyword sbxRoot       home workspace tmpdir
 syn match   sbxTilde      "\~\(/[^ \t;"#]*\)\="
+syn match   sbxRootPath   "\<\(home\|workspace\|tmpdir\)/[^ \t;"#]*"
 syn match   sbxVariable   "\$[A-Za-z_][A-Za-z0-9_]*"
 syn match   sbxPath       "\(^\|[ \t]\)\zs/[^ \t;"#]*"
 syn region  sbxString     start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=sbxEscape oneline
@@ -38,6 +39,7 @@ hi def link sbxAck        PreProc
 hi def link sbxAckWhat    Constant
 hi def link sbxRoot       Identifier
 hi def link sbxTilde      Identifier
+hi def link sbxRootPath   Identifier
 hi def link sbxVariable   Identifier
 hi def link sbxPath       String
 hi def link sbxString     String
