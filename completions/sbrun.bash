@@ -20,6 +20,7 @@ _sbrun()
 		if [ "$profile_at" -eq 0 ]; then
 			case $w in
 			--doctor|--help|--version) info=1 ;;
+			-D) ((i++)) ;;
 			-*) ;;
 			*) profile_at=$i ;;
 			esac
@@ -31,11 +32,13 @@ _sbrun()
 		esac
 	done
 	[ "$info" -eq 1 ] && [ "$profile_at" -ne 0 ] && return 0
+	# -D NAME=VALUE: nothing to offer.
+	[ "${COMP_WORDS[COMP_CWORD-1]}" = -D ] && return 0
 
 	if [ "$profile_at" -eq 0 ]; then
 		case $cur in
 		-*)
-			_sbrun_add -W "--print-profile --plan --self-test --doctor --allow-unsandboxed --debug-denials --help --version" -- "$cur"
+			_sbrun_add -W "-D --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version" -- "$cur"
 			return 0 ;;
 		esac
 		[ "$info" -eq 1 ] && [ "${COMP_WORDS[1]}" != --print-profile ] && [ "${COMP_WORDS[1]}" != --plan ] &&

@@ -50,9 +50,12 @@ for prog in sbc sbrun omp-sandboxed; do
 		skip "$prog --help vs man page: $bin not built"
 		continue
 	fi
-	help=$("$bin" --help 2>&1)
+	hopt=--help vopt=--version
+	# omp-sandboxed forwards --help/--version to omp (as the original did).
+	[ "$prog" = omp-sandboxed ] && hopt=--sandbox-help vopt=--sandbox-version
+	help=$("$bin" $hopt 2>&1)
 	if [ -z "$help" ]; then
-		fail "$prog --help prints nothing"
+		fail "$prog $hopt prints nothing"
 		continue
 	fi
 	txt=$(man_text "man/$prog.1")
@@ -65,10 +68,10 @@ for prog in sbc sbrun omp-sandboxed; do
 	else
 		fail "$prog: options in --help missing from man/$prog.1:$missing"
 	fi
-	if "$bin" --version >"$TMP/ver" 2>&1 && grep -q '[0-9]\.[0-9]' "$TMP/ver"; then
-		pass "$prog --version prints a version"
+	if "$bin" $vopt >"$TMP/ver" 2>&1 && grep -q "^$prog [0-9]" "$TMP/ver"; then
+		pass "$prog $vopt prints its name and version"
 	else
-		fail "$prog --version: $(cat "$TMP/ver")"
+		fail "$prog $vopt: $(cat "$TMP/ver")"
 	fi
 done
 
@@ -195,7 +198,8 @@ if command -v bash >/dev/null; then
 	expect_bash "sbc diff files" $C _sbc "sbc diff a.sbx " b.sbx prof.sb
 	refuse_bash "sbc diff offers no sarif (json and text only)" $C _sbc "sbc diff --format=" --format=sarif
 	C=completions/sbrun.bash
-	expect_bash "sbrun options" $C _sbrun "sbrun --" --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version
+	expect_bash "sbrun -D skips its argument" $C _sbrun "sbrun -D X=1 " prof.sb
+	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version
 	expect_bash "sbrun profile: .sb files" $C _sbrun "sbrun " prof.sb sub/
 	refuse_bash "sbrun profile: no .sbx" $C _sbrun "sbrun " a.sbx notes.txt
 	expect_bash "sbrun --plan takes a profile" $C _sbrun "sbrun --plan " prof.sb
@@ -203,7 +207,7 @@ if command -v bash >/dev/null; then
 	expect_bash "sbrun command after --" $C _sbrun "sbrun prof.sb -- ba" bash
 	expect_bash "sbrun command arguments are files" $C _sbrun "sbrun prof.sb bash no" notes.txt
 	C=completions/omp-sandboxed.bash
-	expect_bash "omp-sandboxed options" $C _omp_sandboxed "omp-sandboxed --" --self-test --print-profile
+	expect_bash "omp-sandboxed options" $C _omp_sandboxed "omp-sandboxed --" --self-test --print-profile --sandbox-help --sandbox-version
 	expect_bash "omp-sandboxed forwards file arguments" $C _omp_sandboxed "omp-sandboxed x no" notes.txt
 	for f in completions/*.bash; do
 		if bash -n "$f" && grep -q "^complete -F" "$f"; then pass "bash -n $f"; else fail "bash -n $f"; fi
