@@ -61,7 +61,7 @@ for prog in sbc sbrun omp-sandboxed; do
 	txt=$(man_text "man/$prog.1")
 	missing=""
 	for opt in $(printf '%s\n' "$help" | grep -oE -- '(^|[ ,\[|])--[a-z][a-z-]*' | sed 's/^[ ,\[|]*//' | sort -u); do
-		printf '%s\n' "$txt" | grep -qF -- "$opt" || missing="$missing $opt"
+		grep -qF -- "$opt" <<<"$txt" || missing="$missing $opt"
 	done
 	if [ -z "$missing" ]; then
 		pass "$prog: every --option of --help is in man/$prog.1"
@@ -154,7 +154,7 @@ expect_bash() {
 	[ "${words: -1}" = " " ] && argv+=("")
 	got=$(complete_bash "$file" "$fn" "${argv[@]}")
 	for w in "$@"; do
-		printf '%s\n' "$got" | grep -qxF -- "$w" || missing="$missing $w"
+		grep -qxF -- "$w" <<<"$got" || missing="$missing $w"
 	done
 	if [ -z "$missing" ]; then
 		pass "bash completion: $desc"
@@ -171,7 +171,7 @@ refuse_bash() {
 	[ "${words: -1}" = " " ] && argv+=("")
 	got=$(complete_bash "$file" "$fn" "${argv[@]}")
 	for w in "$@"; do
-		printf '%s\n' "$got" | grep -qxF -- "$w" && bad="$bad $w"
+		grep -qxF -- "$w" <<<"$got" && bad="$bad $w"
 	done
 	if [ -z "$bad" ]; then
 		pass "bash completion: $desc"
@@ -235,7 +235,7 @@ ZEOF
 		got=$(cd "$TMP/ctree" && timeout 20 zsh -f "$TMP/zc.zsh" "$ROOT/completions" "$TMP/ctree" "$words" 2>&1 |
 			tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g')
 		for w in "$@"; do
-			printf '%s\n' "$got" | grep -qF -- "$w" || missing="$missing $w"
+			grep -qF -- "$w" <<<"$got" || missing="$missing $w"
 		done
 		if [ -z "$missing" ]; then pass "zsh completion: $desc"; else fail "zsh completion: $desc: missing$missing"; fi
 	}
