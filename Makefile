@@ -161,17 +161,19 @@ VIMDIR     ?= $(DATADIR)/vim/vimfiles
 PROGRAMS   := sbc sbrun omp-sandboxed
 MAN1       := $(wildcard man/*.1)
 MAN5       := $(wildcard man/*.5)
-EXAMPLES   := $(wildcard examples/*.sbx)
+EXAMPLES   := $(wildcard examples/*.sbx examples/README.md)
+EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
 
 .PHONY: check-portable
 install: all
 	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
 	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(PKGDATADIR)/examples/
+	$(if $(EXAMPLES_CI),$(INSTALL) -m 644 $(EXAMPLES_CI) $(DESTDIR)$(PKGDATADIR)/examples/ci/)
 	$(foreach p,$(PROGRAMS),$(INSTALL) -m 644 completions/$(p).bash $(DESTDIR)$(BASHCOMPDIR)/$(p);)
 	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
 	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
@@ -182,7 +184,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/,$(notdir $(EXAMPLES)))
-	-rmdir $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/ci/,$(notdir $(EXAMPLES_CI)))
+	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
 	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
 	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
