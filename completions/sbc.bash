@@ -3,7 +3,7 @@
 
 # Operation names `sbc explain --op` accepts: the convenience names, then the
 # SBPL file and process operations.
-_sbc_ops="read write stat list exec
+_sbc_ops="read write stat list exec create delete
 file* file-read* file-read-data file-read-metadata file-read-xattr
 file-write* file-write-data file-write-create file-write-unlink file-write-mode
 file-write-owner file-write-flags file-write-times file-write-xattr file-write-acl
@@ -72,6 +72,7 @@ _sbc()
 	-o) _sbc_files "$cur" sb; return 0 ;;
 	-D) return 0 ;;
 	--op) _sbc_add -W "$_sbc_ops" -- "$cur"; return 0 ;;
+	--vnode) _sbc_add -W "regular-file directory symlink character-device block-device socket fifo tty" -- "$cur"; return 0 ;;
 	--path) compopt -o filenames 2>/dev/null; _sbc_add -f -- "$cur"; return 0 ;;
 	esac
 
@@ -79,7 +80,7 @@ _sbc()
 	explain)
 		case $cur in
 		--format=*) _sbc_add -P --format= -W "text json" -- "${cur#--format=}"; return 0 ;;
-		-*) _sbc_add -W "--op --path -D --format= --help" -- "$cur"; return 0 ;;
+		-*) _sbc_add -W "--op --path --vnode -D --format= --help" -- "$cur"; return 0 ;;
 		esac
 		_sbc_files "$cur" sbx sb
 		return 0 ;;

@@ -189,9 +189,10 @@ if command -v bash >/dev/null; then
 	expect_bash "sbc --format= values (joined)" $C _sbc "sbc --format=" --format=text --format=json --format=sarif
 	expect_bash "sbc --format values (split at =)" $C _sbc "sbc --format = s" sarif
 	expect_bash "sbc -o offers .sb files" $C _sbc "sbc a.sbx -o " prof.sb
-	expect_bash "sbc explain options" $C _sbc "sbc explain a.sbx --" --op --path --format=
+	expect_bash "sbc explain options" $C _sbc "sbc explain a.sbx --" --op --path --vnode --format=
 	expect_bash "sbc explain files: .sbx and .sb" $C _sbc "sbc explain " a.sbx prof.sb
-	expect_bash "sbc explain --op convenience names" $C _sbc "sbc explain a.sbx --op " read write stat list exec
+	expect_bash "sbc explain --op convenience names" $C _sbc "sbc explain a.sbx --op " read write stat list exec create delete
+	expect_bash "sbc explain --vnode types" $C _sbc "sbc explain a.sbx --vnode " regular-file directory symlink
 	expect_bash "sbc explain --op SBPL names" $C _sbc "sbc explain a.sbx --op file-read" 'file-read*' file-read-data file-read-metadata file-read-xattr
 	refuse_bash "sbc explain --op keeps file-read* literal (no glob)" $C _sbc "sbc explain a.sbx --op file-read" file-read-me
 	expect_bash "sbc explain --op process" $C _sbc "sbc explain a.sbx --op pro" 'process-exec*'
