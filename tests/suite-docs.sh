@@ -54,6 +54,12 @@ for prog in sbc sbrun omp-sandboxed; do
 	# omp-sandboxed forwards --help/--version to omp (as the original did).
 	[ "$prog" = omp-sandboxed ] && hopt=--sandbox-help vopt=--sandbox-version
 	help=$("$bin" $hopt 2>&1)
+	# sbc's subcommands have their own help; their options belong in sbc.1 too.
+	if [ "$prog" = sbc ]; then
+		help="$help
+$("$bin" explain --help 2>&1)
+$("$bin" diff --help 2>&1)"
+	fi
 	if [ -z "$help" ]; then
 		fail "$prog $hopt prints nothing"
 		continue
