@@ -212,7 +212,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       "'%s' not found on PATH (only absolute PATH entries are "
 				       "searched); install it or add its directory to PATH",
 				       cfg->command);
-			return SB_EXIT_SETUP;
+			return SB_EXIT_NOTFOUND;
 		}
 	}
 	/* 2. the platform backend */
