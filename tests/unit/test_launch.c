@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "launch.h"
+#include "macos.h"
 #include "sbpl_read.h"
 
 static const char profile_src[] =
@@ -210,4 +211,39 @@ Test(launch, tamper_warning_for_writable_launcher)
 		  "%s", captext);
 	cr_assert(eq(ptr, strstr(captext, "/usr/local/bin/omp-sandboxed is writable"), NULL));
 	sb_launch_free(&l);
+}
+
+Test(launch, macos_nested_refused_in_plain_words)
+{
+	char *inside[] = { "PATH=/usr/bin", "OMP_SANDBOX=seatbelt", NULL };
+	char *pi[] = { "PI_SANDBOX=seatbelt", NULL };
+	char *outside[] = { "PATH=/usr/bin", "OMP_SANDBOX=", NULL };
+	cr_assert(eq(int, sb_macos_check_nested(inside, "/usr/bin/sandbox-exec", d), 78));
+	cr_assert(eq(int, sb_macos_check_nested(pi, "/usr/bin/sandbox-exec", d), 78));
+	cr_assert(eq(int, sb_macos_check_nested(outside, "/usr/bin/sandbox-exec", d), 0));
+	fflush(capf);
+	cr_assert(not(eq(ptr, strstr(captext, "error: already inside a sandbox (OMP_SANDBOX=seatbelt is set)"),
+			 NULL)), "%s", captext);
+}
+
+Test(launch, test_build_uses_the_stand_in)
+{
+	char *p = sb_macos_sandbox_exec_path();
+	const char *base = strrchr(p, '/');
+	cr_assert(eq(str, (char *)base, "/fake_sandbox_exec"));
+	free(p);
+	cr_assert(eq(int, sb_macos_check_available("/nonexistent/sandbox-exec", d), 78));
+	fflush(capf);
+	cr_assert(not(eq(ptr, strstr(captext, "requires macOS"), NULL)));
+}
+
+Test(launch, profile_text_keeps_header_comments)
+{
+	const char *src = "; compiled from omp.sbx\n;\n(version 1)\n(allow default)\n";
+	sb_profile *p = sb_sbpl_read("h.sb", src, strlen(src), d);
+	cr_assert(not(eq(ptr, p, NULL)));
+	char *t = sb_profile_text(p);
+	cr_assert(eq(str, t, "; compiled from omp.sbx\n;\n(version 1)\n(allow default)\n"));
+	free(t);
+	sb_profile_free(p);
 }
