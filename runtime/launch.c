@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "emit_sbpl.h"
 #include "eval.h"
 #include "linux.h"
 #include "path.h"
-#include "sbpl_read.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
 					"EXTRA_READ" };
@@ -45,47 +45,15 @@ void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *
 	}
 }
 
-/* ---- a growable text buffer ---- */
-
-typedef struct buf {
-	char *s;
-	size_t n, cap;
-} buf;
-
-static void buf_add(buf *b, const char *s)
-{
-	size_t l = strlen(s);
-	if (b->n + l + 1 > b->cap) {
-		b->cap = (b->n + l + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s)
-			abort();
-	}
-	memcpy(b->s + b->n, s, l + 1);
-	b->n += l;
-}
-
+/* The emitter's form (compiler/emit_sbpl.h): rules keep their "; FILE:LINE"
+ * origin comments, so the text sandbox-exec receives still traces back to
+ * the policy.  The macOS text is path-free (params only), so the emitter's
+ * refusal of control characters cannot trigger there; on Linux the bound
+ * values were validated by prep.  */
 char *sb_profile_text(const sb_profile *p)
 {
-	buf b = { 0 };
-	buf_add(&b, "");
-	for (size_t i = 0; i < p->nheader; i++) {
-		buf_add(&b, ";");
-		if (p->header[i][0])
-			buf_add(&b, " ");
-		buf_add(&b, p->header[i]);
-		buf_add(&b, "\n");
-	}
-	char v[32];
-	snprintf(v, sizeof v, "(version %d)\n", p->version ? p->version : 1);
-	buf_add(&b, v);
-	for (size_t i = 0; i < p->nrules; i++) {
-		char *r = sb_sbpl_rule_text(p->rules[i]);
-		buf_add(&b, r);
-		buf_add(&b, "\n");
-		free(r);
-	}
-	return b.s;
+	char *t = sb_emit_sbpl(p, NULL, NULL);
+	return t ? t : strdup("");
 }
 
 /* ---- the computation ---- */

@@ -60,7 +60,7 @@ typedef struct sb_launch {
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
 void sb_launch_free(sb_launch *l);
 
-/* SBPL text of a profile: header comments, (version N), one rule a line.  */
+/* SBPL text of a profile, as sbc emits it (compiler/emit_sbpl.h).  */
 char *sb_profile_text(const sb_profile *p);
 
 /* Refuse (SB_EXIT_SETUP) when the bound profile denies reading the command
