@@ -321,6 +321,30 @@ static void check_home_write_denied(ctx *x, const tools *t)
 	free(f);
 }
 
+/* Seed check 2, made non-vacuous: only meaningful when /etc is writable
+ * without the sandbox (root); otherwise file permissions alone deny it.  */
+static void check_etc_write_denied(ctx *x, const tools *t)
+{
+	const char *what = "write in /etc denied";
+	if (access("/etc", W_OK) != 0) {
+		result(x, "SKIP", what, "/etc is not writable without the sandbox either");
+		return;
+	}
+	char f[64];
+	snprintf(f, sizeof f, "/etc/.sbx_probe.%d", (int)x->pid);
+	probe r;
+	char *const mk[] = { (char *)t->touch, f, NULL };
+	run_probe(x, x->c->prep, x->env.v, mk, &r);
+	struct stat st;
+	if (lstat(f, &st) == 0) {
+		unlink(f);
+		result(x, "FAIL", what, "the file appeared");
+	} else {
+		expect(x, &r, false, what);
+	}
+	probe_free(&r);
+}
+
 /* Create ~/.omp (0700) first when missing (D9).  */
 static void check_omp_dir(ctx *x, const tools *t)
 {
@@ -693,6 +717,7 @@ int sb_selftest_run(const sb_selftest_cfg *c)
 	const sb_prep *p = c->prep;
 	check_write_pair(&x, &t, p->workspace, "workspace write allowed (create and delete a file)");
 	check_home_write_denied(&x, &t);
+	check_etc_write_denied(&x, &t);
 	check_omp_dir(&x, &t);
 	check_list(&x, &t, p->workspace, true, "workspace listing allowed");
 	check_sensitive_dir(&x, &t, ".ssh");
