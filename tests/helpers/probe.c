@@ -40,6 +40,7 @@ static const char *ename(int e)
 	case EROFS: return "EROFS";
 	case EBUSY: return "EBUSY";
 	case ENOEXEC: return "ENOEXEC";
+	case EBADF: return "EBADF";
 	default: return strerror(e);
 	}
 }
