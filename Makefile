@@ -118,6 +118,11 @@ $(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/omp_sandboxed_main.o $(B)/obj/gen
 $(B)/test-bin/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
+# Helpers that link the libraries (Landlock plan and probe-tree tests).
+LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
+$(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
 
 $(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
