@@ -69,8 +69,11 @@ $("$bin" diff --help 2>&1)"
 	for opt in $(printf '%s\n' "$help" | grep -oE -- '(^|[ ,\[|])--[a-z][a-z-]*' | sed 's/^[ ,\[|]*//' | sort -u); do
 		grep -qF -- "$opt" <<<"$txt" || missing="$missing $opt"
 	done
+	for var in $(grep -oE 'OMP_SANDBOX_[A-Z_]+' <<<"$help" | sort -u); do
+		grep -qF -- "$var" <<<"$txt" || missing="$missing $var"
+	done
 	if [ -z "$missing" ]; then
-		pass "$prog: every --option of --help is in man/$prog.1"
+		pass "$prog: every --option and OMP_SANDBOX_* variable of $hopt is in man/$prog.1"
 	else
 		fail "$prog: options in --help missing from man/$prog.1:$missing"
 	fi
