@@ -162,6 +162,7 @@ run_technique() {
 	local owner=0:0
 	[ "$ID" = user ] && owner=$USER_UID:$USER_GID
 	make_home "$owner"
+	find /home /mnt -name 'PWNED*' -delete 2>/dev/null
 	(
 		DESC="" EXPECT="" NO_INSIDE=""
 		unset -f setup verify launch inside
@@ -186,7 +187,9 @@ run_technique() {
 		grep -q '^CONTROL-FAIL' "$OUT" && why="${why:+$why; }a control failed"
 		grep -q '^ESCAPED:' "$OUT" && why="${why:+$why; }$(grep -m1 '^ESCAPED:' "$OUT")"
 		grep -qF "$TOK" "$OUT" && why="${why:+$why; }a canary token reached the output"
-		grep -rqsF "$TOK" "$H/proj" "$H/.omp" 2>/dev/null && [ "$EXPECT" = blocked ] &&
+		# files in the writable roots (old and current names; symlinks not followed)
+		find -P "$H"/proj* "$H"/.omp* -type f -exec grep -qsF "$TOK" {} \; -print 2>/dev/null | grep -q . &&
+			[ "$EXPECT" = blocked ] &&
 			why="${why:+$why; }a canary token was copied into a writable root"
 		p=$(pwned_files)
 		[ -n "$p" ] && why="${why:+$why; }written outside the roots: $(echo $p)"
