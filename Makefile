@@ -143,7 +143,8 @@ unit: $(B)/tests/unit
 	$(Q)$(B)/tests/unit
 
 test-sanitize: deps
-	$(Q)$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+	$(Q)SBX_IN_SANITIZE=1 ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+		$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
 
 # ---- fuzzing: libFuzzer harnesses fuzz/fuzz_*.c, seed corpora fuzz/corpus/NAME/ ----
 # `make fuzz` builds them with clang (ASan+UBSan) into build-fuzz/ and runs
