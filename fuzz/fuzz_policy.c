@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_check_all(pol, &defs, d);
 	sb_profile *prof = sbx_lower(pol, &defs, d);
 	if (prof) {
-		char *sbpl = sb_emit_sbpl(prof, d);
+		char *sbpl = sb_emit_sbpl(prof, NULL, d);
 		free(sbpl);
 		sb_bindings b = {0};
 		fuzz_bindings(&b);

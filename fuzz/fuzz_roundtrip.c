@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sbx_policy *pol = sbx_parse("/nonexistent-fuzz-dir/fuzz.sbx", text, size, d);
 	sbx_defines defs = {0};
 	sb_profile *prof = pol ? sbx_lower(pol, &defs, d) : NULL;
-	char *sbpl = prof ? sb_emit_sbpl(prof, d) : NULL;
+	char *sbpl = prof ? sb_emit_sbpl(prof, NULL, d) : NULL;
 	if (sbpl) {
 		sb_diag *rd = sb_diag_new(fuzz_devnull(), SB_FMT_TEXT);
 		sb_profile *back = sb_sbpl_read("fuzz.sb", sbpl, strlen(sbpl), rd);
