@@ -4,6 +4,8 @@
 #                   in a private mount namespace with a throwaway home
 #   make test       install deps (Debian, as root), build, run every suite
 #   make test-sanitize  the same suites under ASan+UBSan (build-san/)
+#   make bench      the benchmark (bench/run.sh, writes docs/benchmarks.md);
+#                   make bench-quick: small sizes, few runs (as in CI)
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -58,7 +60,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -128,6 +130,16 @@ LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
 $(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
+
+# ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
+# bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
+$(B)/bench/%: bench/%.c $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a $(LDLIBS)
+bench:
+	$(Q)B=$(B) bench/run.sh
+bench-quick:
+	$(Q)B=$(B) bench/run.sh --quick
 
 $(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
