@@ -155,11 +155,13 @@ if [ $rc = 0 ] && has "$out" "argv[0]=$H/bin/omp"; then pass "... and runs with 
 
 # ---- flags ----
 run -- --print-profile
-if [ $rc = 0 ] && has "$out" "(version 1)" && has "$out" ";;   -D HOME=$H" && has "$out" ";;   -D WORKSPACE=$H/proj" && ! contains "$out" "argv["; then
-	pass "--print-profile prints the profile and its -D list, launches nothing"
+if [ $rc = 0 ] && has "$out" "(version 1)" && has "$out" "(deny file-read* (subpath \"$H\"))" && contains "$out" "(subpath \"$H/proj\")" && ! contains "$out" "(param" && ! contains "$out" "argv["; then
+	pass "--print-profile prints the profile with its paths bound, launches nothing"
 else fail "--print-profile (rc=$rc): $out $err"; fi
 run OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- --print-profile
-if has "$out" ";;   -D EXTRA_READ_1=$H/proj/sub"; then pass "--print-profile lists extras as indexed params"; else fail "print extras: $out"; fi
+if contains "$out" "(subpath \"$H/proj/sub\")"; then pass "--print-profile includes the extras"; else fail "print extras: $out"; fi
+run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --print-profile
+if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (seed 13b)"; else fail "print 13b: $out"; fi
 run -- --model x --print-profile
 if has "$out" "argv[3]=--print-profile"; then pass "only the first argument is examined"; else fail "first argument: $out"; fi
 run -- --help
