@@ -187,7 +187,10 @@ BIN=$OST
 touch "$T/marker"
 run SB_TEST_PLATFORM=macos OMP_SANDBOX_YOLO=1 OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- a --exit=5
 rec=$H/proj/fake-sandbox-exec.rec
-left=$(find /tmp /home -maxdepth 2 -newer "$T/marker" \( -name 'omp-sandbox*' -o -name '*.sb' \) 2>/dev/null)
+# (/tmp is shared with other test runs: look for the original's temp-profile
+# name there, and for any new file in the throwaway home.)
+left=$(find /tmp -maxdepth 1 -newer "$T/marker" -name 'omp-sandbox*' 2>/dev/null
+	find "$H" -newer "$T/marker" -type f ! -name fake-sandbox-exec.rec 2>/dev/null)
 if [ $rc = 5 ] && [ -f "$rec" ] && has "$(cat "$rec")" "argv[1]=-p" && has "$(cat "$rec")" "define=HOME=$H" &&
 	has "$(cat "$rec")" "define=EXTRA_READ_1=$H/proj/sub" && has "$(cat "$rec")" "command=$T/bin/omp" &&
 	has "$(cat "$rec")" "env=OMP_SANDBOX=seatbelt" && has "$out" "argv[1]=--auto-approve"; then
