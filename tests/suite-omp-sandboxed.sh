@@ -211,6 +211,12 @@ if ompdir=$("$root/tests/lib/install-omp.sh" 2>"$T/install.err"); then
 	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=$H "$OS" --self-test 2>"$T/err")
 	rc=$?
 	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes ($(grep -c '^PASS' <<<"$out") checks)"; else fail "self-test (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
+	# the same, unprivileged (Landlock needs no privilege; no_new_privs path)
+	mkdir -p /home/nobody/proj && chown 65534:65534 /home/nobody/proj
+	out=$(cd /home/nobody/proj && /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+		/usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=/home/nobody "$OS" --self-test 2>"$T/err")
+	rc=$?
+	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes as uid 65534"; else fail "self-test as nobody (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
 else
 	skip "real omp: $(tail -1 "$T/install.err")"
 fi
