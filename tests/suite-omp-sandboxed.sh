@@ -162,6 +162,34 @@ run OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- --print-profile
 if contains "$out" "(subpath \"$H/proj/sub\")"; then pass "--print-profile includes the extras"; else fail "print extras: $out"; fi
 run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --print-profile
 if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (seed 13b)"; else fail "print 13b: $out"; fi
+# The printed profile decides like the original's (seed §2) under sbc explain.
+mkdir -p "$H/a/b"
+WS=$H/a/b run -- --print-profile
+echo "$out" > "$T/printed.sb"
+if [ -x "$B/bin/sbc" ]; then
+	bad=""
+	while read -r want op path; do
+		got=$("$B/bin/sbc" explain "$T/printed.sb" --op "$op" --path "$path" 2>/dev/null | head -1 | cut -d: -f1)
+		[ "$got" = "$want" ] || bad="$bad [$op $path: $got, want $want]"
+	done <<-EOF
+	allow write $H/a/b/x
+	allow read $H/a/b/x
+	allow write $H/.omp/agent.db
+	deny write $H/x
+	deny read $H/.ssh/id_rsa
+	deny read $H/.gitconfig
+	allow stat $H
+	deny list $H
+	allow stat $H/a
+	deny list $H/a
+	deny write /etc/passwd
+	allow read /etc/passwd
+	allow write /dev/null
+	EOF
+	[ -z "$bad" ] && pass "--print-profile decides like the original's profile (sbc explain, 13 cases)" || fail "print-profile decisions:$bad"
+else
+	skip "sbc not built: decisions of --print-profile"
+fi
 run -- --model x --print-profile
 if has "$out" "argv[3]=--print-profile"; then pass "only the first argument is examined"; else fail "first argument: $out"; fi
 run -- --help
