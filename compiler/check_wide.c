@@ -33,7 +33,9 @@ static const char *wide_reason(const sbx_place *pl, const char *home)
 	case SBX_HOME_ABOVE:
 		return "it contains the home directory";
 	case SBX_HOME_INSIDE:
-		return *rel ? NULL : "it is a home directory";
+		if (*rel)
+			return NULL;
+		return home ? "it is the home directory" : "it is a home directory";
 	case SBX_HOME_OUTSIDE:
 		break;
 	}
