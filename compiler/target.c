@@ -186,7 +186,10 @@ static void place_of(sbx_place *out, const sbx_target *t, const sbx_defines *def
 	}
 	const char *v = sbx_bound_value(defs, out->root);
 	if (v && v[0] == '/') {
+		sbx_place sym = { .kind = SBX_PLACE_ROOT, .root = out->root, .path = (char *)rel };
+		out->spelled = sbx_place_str(&sym);
 		out->kind = SBX_PLACE_ABS;
+		out->root = NULL;
 		out->path = join(v, rel);
 		return;
 	}
@@ -203,7 +206,9 @@ void sbx_place_home(sbx_place *out, const char *rel, bool exact, const sbx_defin
 void sbx_place_clear(sbx_place *pl)
 {
 	free(pl->path);
+	free(pl->spelled);
 	pl->path = NULL;
+	pl->spelled = NULL;
 }
 
 void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs)
@@ -315,7 +320,11 @@ char *sbx_place_str(const sbx_place *pl)
 	case SBX_PLACE_ANY:
 		return xstrdup("everywhere");
 	case SBX_PLACE_ABS:
-		n = asprintf(&r, "%s%s", pre, path);
+		if (pl->spelled) {
+			n = asprintf(&r, "%s%s (%s)", pre, pl->spelled, path);
+		} else {
+			n = asprintf(&r, "%s%s", pre, path);
+		}
 		break;
 	case SBX_PLACE_LIST:
 		n = asprintf(&r, "%s$%s", pre, pl->root);

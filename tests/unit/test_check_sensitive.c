@@ -168,7 +168,7 @@ Test(check_sensitive, bound_home_resolves_home_targets)
 	fx_add(&f, 2, "allow read ~/.kube");
 	fx_add(&f, 3, "allow read /Users/x/.kube");
 	cr_expect_eq(fx_run(&f, sb_check_sensitive), 1);
-	HAS(&f, "t.sbx:2:12: error: read grant on /srv/u/.kube reaches the sensitive location ~/.kube");
+	HAS(&f, "t.sbx:2:12: error: read grant on ~/.kube (/srv/u/.kube) reaches the sensitive location ~/.kube");
 }
 
 Test(check_sensitive, absolute_with_conventional_homes)
