@@ -4,8 +4,8 @@
  * content) whose target equals, lies inside or covers a sensitive location
  * is an error [sensitive], unless the statement says `acknowledge sensitive
  * "reason"` or a later deny rule certainly takes that location back for the
- * same access.  A write grant on the policy files themselves is an error
- * too.  Under `default allow`, a sensitive location that no rule certainly
+ * same access.  A write grant on the policy files themselves is a warning
+ * [policy-write].  Under `default allow`, a sensitive location that no rule certainly
  * decides is granted by the default: an error at the `default` statement.
  * A write grant inside ~/.omp is a warning [persistence]: omp later
  * runs code from there outside any sandbox (seed D7).
@@ -96,7 +96,17 @@ static unsigned entry_exposure(const ctx *c, size_t i, const sbx_place *pl, home
 	if (!*covers)
 		return not_taken_back(c, i, pl, acc);
 	sbx_place x;
-	sbx_place_home(&x, entry, false, c->defs);
+	if (pos == POS_REL && pl->kind == SBX_PLACE_ABS && !c->home) {
+		/* A conventional home (/Users/bob): the entry below that home.  */
+		char *joined = NULL;
+		if (asprintf(&joined, "%.*s/%s", (int)(rel - pl->path), pl->path, entry) < 0)
+			abort();
+		sbx_target t = { .base = SBX_BASE_ABS, .rel = joined };
+		sbx_place_of(&x, &t, c->defs);
+		free(joined);
+	} else {
+		sbx_place_home(&x, entry, false, c->defs);
+	}
 	unsigned left = not_taken_back(c, i, &x, acc);
 	sbx_place_clear(&x);
 	return left;
