@@ -16,7 +16,7 @@
 enum prof {
 	P_SEED, P_SPEC, P_UNF_AFTER, P_UNF_BEFORE, P_ORDER, P_ORDER_REV, P_DEF_END, P_DEF_NET,
 	P_NO_DEFAULT, P_TWO_DEFAULTS, P_SUBPATH, P_ALIAS, P_REGEX, P_BAD_REGEX, P_REQ, P_OPAQUE,
-	P_IMPORT, P_DEFINE, P_PROCESS, P_HIER, P_MULTI, P__COUNT
+	P_IMPORT, P_DEFINE, P_PROCESS, P_HIER, P_MULTI, P_COND, P__COUNT
 };
 
 /* Rule numbers in the comments are the indexes the table refers to.  */
@@ -108,6 +108,10 @@ static const char *const profiles[P__COUNT] = {
 	[P_MULTI] = "(version 1)(deny default)\n"                                  /* 0 */
 		"(allow file-read-data file-write-data (literal \"/m\" \"/n\"))\n"   /* 1 */
 		"(deny file-write-data (literal \"/n\") (with no-report))\n",        /* 2 */
+	[P_COND] = "(version 1)(deny default)\n"                                   /* 0 */
+		"(allow file-read* (subpath \"/a\"))\n"                              /* 1 */
+		"(if (param \"X\") (allow file-write* (subpath \"/w\"))\n"           /* 2 */
+		"  (deny file-read* (literal \"/a/s\")))\n",                          /* 3 */
 };
 
 enum { A = SB_DEC_ALLOW, D = SB_DEC_DENY, U = SB_DEC_UNKNOWN };
@@ -349,6 +353,13 @@ static const struct ecase cases[] = {
 	{ P_MULTI, WD, "/n", 0, D, 2, 0 },
 	{ P_MULTI, WC, "/m", 0, D, 0, 0 },
 	{ P_MULTI, RD, "/o", 0, D, 0, 0 },
+
+	/* Rules inside (if ...) carry their condition: unknown where they decide. */
+	{ P_COND, WD, "/w/x", 0, U, 2, -1 },
+	{ P_COND, WD, "/z", 0, D, 0, 0 },
+	{ P_COND, RD, "/a/x", 0, A, 1, 0 },
+	{ P_COND, RD, "/a/s", 0, U, 3, -1 },
+	{ P_COND, RD, "/b", 0, D, 0, 0 },
 };
 
 static sb_profile *load(int which, sb_diag *d)
