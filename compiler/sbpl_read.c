@@ -27,6 +27,7 @@ typedef struct conv {
 	char **fn_defs;          /* names of defined functions */
 	size_t nfn_defs;
 	size_t next_comment;     /* scan position in doc->comments */
+	unsigned flags;          /* SB_READ_* */
 	char *conds[MAX_COND_DEPTH]; /* enclosing if/when/unless conditions */
 	size_t nconds;
 	int depth;               /* container nesting */
@@ -423,7 +424,7 @@ static void conv_define(conv *c, const sx_node *n)
 			v[c->ndefs].name = n->kids[1]->text;
 			v[c->ndefs].value = n->kids[2];
 			c->ndefs++;
-			add_unmodelled(c, n, "definition of a string: substituted where used");
+			add_unmodelled(c, n, SB_UNMODELLED_INERT "definition of a string, substituted where used");
 			return;
 		}
 	}
@@ -437,7 +438,7 @@ static void conv_define(conv *c, const sx_node *n)
 			v[c->nfn_defs++] = name->text;
 		}
 	}
-	add_unmodelled(c, n, "definition not evaluated: rules using it are unknown");
+	add_unmodelled(c, n, SB_UNMODELLED_INERT "definition not evaluated; rules using it are unknown");
 }
 
 static void conv_form(conv *c, const sx_node *n);
@@ -471,8 +472,8 @@ static void conv_container(conv *c, const sx_node *n, const char *head)
 {
 	if (c->depth == 0)
 		add_unmodelled(c, n, !strcmp(head, "begin")
-			? "'begin' is read form by form"
-			: "conditional: its rules are kept with the condition as an opaque filter (unknown where it matters)");
+			? SB_UNMODELLED_INERT "'begin' read form by form"
+			: SB_UNMODELLED_INERT "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
 	c->depth++;
 	const sx_node *const *k = (const sx_node *const *)n->kids;
 	if (!strcmp(head, "begin")) {
@@ -511,7 +512,8 @@ static void conv_form(conv *c, const sx_node *n)
 		conv_define(c, n);
 	else if (!strcmp(head, "debug"))
 		; /* historic; a no-op in the modern prelude */
-	else if (!strcmp(head, "if") || !strcmp(head, "when") || !strcmp(head, "unless") || !strcmp(head, "begin"))
+	else if ((c->flags & SB_READ_CONDITIONALS) &&
+		 (!strcmp(head, "if") || !strcmp(head, "when") || !strcmp(head, "unless") || !strcmp(head, "begin")))
 		conv_container(c, n, head);
 	else if (!strcmp(head, "trace"))
 		add_unmodelled(c, n, "trace mode is not modelled: it may change what is denied");
@@ -535,10 +537,15 @@ static void collect_header(conv *c)
 
 sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d)
 {
+	return sb_sbpl_read_ex(file, text, len, d, 0);
+}
+
+sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags)
+{
 	sx_doc *doc = sx_read(file, text, len, d);
 	if (!doc)
 		return NULL;
-	conv c = { .d = d, .doc = doc, .p = sb_profile_new() };
+	conv c = { .d = d, .doc = doc, .p = sb_profile_new(), .flags = flags };
 	c.p->version = 0; /* set by (version N); 0 = missing */
 	collect_header(&c);
 	for (size_t i = 0; i < doc->nforms; i++)
@@ -559,6 +566,11 @@ sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag
 }
 
 sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
+{
+	return sb_sbpl_read_file_ex(file, d, 0);
+}
+
+sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 {
 	FILE *f = fopen(file, "rb");
 	if (!f) {
@@ -582,7 +594,7 @@ sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
 		free(text);
 		return NULL;
 	}
-	sb_profile *p = sb_sbpl_read(file, text, len, d);
+	sb_profile *p = sb_sbpl_read_ex(file, text, len, d, flags);
 	free(text);
 	return p;
 }

@@ -10,13 +10,15 @@
 #include "sbpl_read.h"
 #include "sexp.h"
 
+static unsigned read_flags; /* SB_READ_* for rd() */
+
 /* Read `text` as "t.sb"; the diagnostics text goes to *msgs (caller frees).  */
 static sb_profile *rd(const char *text, char **msgs)
 {
 	size_t len = 0;
 	FILE *out = open_memstream(msgs, &len);
 	sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
-	sb_profile *p = sb_sbpl_read("t.sb", text, strlen(text), d);
+	sb_profile *p = sb_sbpl_read_ex("t.sb", text, strlen(text), d, read_flags);
 	sb_diag_free(d);
 	fclose(out);
 	return p;
@@ -244,6 +246,7 @@ Test(sbpl_read, import_debug_trace)
 
 Test(sbpl_read, defines)
 {
+	read_flags = SB_READ_CONDITIONALS;
 	sb_profile *p = rd_ok("(version 1)\n(define home (param \"HOME\"))\n"
 			      "(define (home-subpath p) (subpath (string-append (param \"HOME\") p)))\n"
 			      "(allow file-read* (subpath home) (home-subpath \"/x\"))\n"
@@ -262,6 +265,7 @@ Test(sbpl_read, defines)
 
 Test(sbpl_read, conditionals_keep_their_rules)
 {
+	read_flags = SB_READ_CONDITIONALS;
 	sb_profile *p = rd_ok("(version 1)\n(if (param \"X\") (allow file-write* (subpath \"/w\") (literal \"/v\"))"
 			      " (deny file-read* (literal \"/a/s\")))\n"
 			      "(when c (unless d (begin (allow process-exec))))\n");
@@ -271,8 +275,16 @@ Test(sbpl_read, conditionals_keep_their_rules)
 	expect_rule(p, 1, "(deny file-read* (require-all (not (param \"X\")) (literal \"/a/s\")))");
 	expect_rule(p, 2, "(allow process-exec* (require-all c (not d)))");
 	cr_expect(eq(sz, p->nunmodelled, 2), "each top-level container listed once");
+	cr_expect(strncmp(p->unmodelled[0].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)) == 0);
 	sb_profile_free(p);
 	expect_error("(version 1)(if)", "'if' needs a condition");
+	/* Without the flag the whole form is kept, as a source of unknown rules. */
+	read_flags = 0;
+	p = rd_ok("(version 1)(if c (allow file-read*))");
+	cr_expect(eq(sz, p->nrules, 0));
+	cr_assert(eq(sz, p->nunmodelled, 1));
+	cr_expect(strstr(p->unmodelled[0].reason, "may add rules") != NULL);
+	sb_profile_free(p);
 }
 
 Test(sbpl_read, non_path_filters_are_opaque)
@@ -511,7 +523,7 @@ Test(fixtures, ok_profiles)
 		size_t mlen = 0;
 		FILE *out = open_memstream(&msgs, &mlen);
 		sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
-		sb_profile *p = sb_sbpl_read(file, text, strlen(text), d);
+		sb_profile *p = sb_sbpl_read_ex(file, text, strlen(text), d, SB_READ_CONDITIONALS);
 		fflush(out);
 		cr_expect_not_null(p, "%s does not read: %s", file, msgs);
 		if (p) {
