@@ -91,6 +91,7 @@ int main(int argc, char **argv)
 	if (!p)
 		return 2;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "ll_run");
 	sb_ll_plan *plan = NULL;
 	int rc = sb_ll_plan_build(p, &o, &plan, d);
 	if (plan_only || count) {
