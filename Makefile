@@ -7,6 +7,8 @@
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# Generated parser sources are kept (never treated as intermediate files).
+.SECONDARY:
 SHELL := /bin/bash
 
 B       ?= build
@@ -61,8 +63,7 @@ $(B)/gen/%_parser.c $(B)/gen/%_parser.h: grammar/%.y
 $(B)/gen/%_lexer.c $(B)/gen/%_lexer.h: grammar/%.l $(B)/gen/%_parser.h
 	@mkdir -p $(@D)
 	$(Q)$(FLEX) --header-file=$(B)/gen/$*_lexer.h -o $(B)/gen/$*_lexer.c $<
-# Group the two outputs of each generator (GNU make 4.3 grouped targets).
-$(foreach g,$(GRAMMARS),$(eval $(patsubst grammar/%.y,$(B)/gen/%_parser.h,$(g)): $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(g))))
+# A pattern rule with two targets makes both in one run (GNU make).
 
 # ---- objects ----
 $(B)/obj/%.o: %.c | $(GEN_H)
@@ -100,10 +101,13 @@ $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 
 # ---- programs ----
 $(B)/bin/sbc: $(B)/obj/compiler/sbc_main.o $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/sbrun: $(B)/obj/runtime/sbrun_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/omp-sandboxed: $(B)/obj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/test-bin/%: $(B)/tobj/runtime/%_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
@@ -149,3 +153,11 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- benchmarks (not part of check; no timing assertions anywhere) ----
+.PHONY: bench-eval
+bench-eval: $(B)/bin/eval_bench
+	$(Q)$(B)/bin/eval_bench
+$(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
