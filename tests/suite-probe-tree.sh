@@ -28,10 +28,10 @@ mount -t tmpfs -o mode=0755 tmpfs /mnt || exit 1
 H=/home/alice
 fixture() {
 	rm -rf /home/* /mnt/*
-	mkdir -p $H/.ssh/pub $H/.aws $H/.omp/sub $H/proj/{bin,locked,noexec,keep,nocreate,secret,secretary,sub/deep} /home/bob
+	mkdir -p $H/.ssh/pub $H/.aws $H/.omp/sub $H/proj/{bin,locked,noexec,keep,nocreate,secret,secretary,sub/deep,.git/hooks} /home/bob
 	for f in .ssh/id_rsa .ssh/pub/key.pub .aws/credentials notes.txt .gitconfig .omp/state \
 		.omp/sub/x proj/main.c proj/locked/f proj/keep/f proj/nocreate/f proj/secret/f \
-		proj/secretary/f proj/sub/deep/f; do
+		proj/secretary/f proj/sub/deep/f proj/.git/config proj/.git/hooks/pre-commit; do
 		echo "canary $f" > $H/$f
 	done
 	cp /bin/true $H/proj/bin/true
@@ -42,9 +42,22 @@ fixture() {
 	ln $H/.ssh/id_rsa /home/keylink
 }
 fails=0
-for spec in tests/landlock/tree/*.llspec; do
+# the shipped examples, compiled by sbc (network denies are not enforceable on
+# Linux: opted in here, the file rules are what this suite checks)
+SBC=$ROOT/$B/bin/sbc
+EX=$(mktemp -d /run/sb-probe-tree-XXXXXX)
+trap 'rm -rf "$EX"' EXIT
+for x in examples/*.sbx; do
+	if [ -x "$SBC" ] && "$SBC" -o "$EX/$(basename "$x" .sbx).sb" "$x" 2>/dev/null; then :; else
+		echo "FAIL: sbc could not compile $x"; fails=$((fails + 1))
+	fi
+done
+for spec in tests/landlock/tree/*.llspec "$EX"/*.sb; do
+	[ -e "$spec" ] || continue
+	opt=()
+	case $spec in *.sb) opt=(--allow-unenforceable) ;; esac
 	fixture
-	out=$("$PT" -p "$spec" -D HOME=$H -D WORKSPACE=$H/proj -D TMPDIR=/private/tmp -D PROBEDIR="$ROOT/$B/test-bin" \
+	out=$("$PT" "${opt[@]}" -p "$spec" -D HOME=$H -D WORKSPACE=$H/proj -D TMPDIR=/private/tmp -D PROBEDIR="$ROOT/$B/test-bin" \
 		--probe "$PROBE" --mutable /home --walk /home --walk /mnt \
 		--path / --path /etc --path /etc/passwd --path /etc/hostname --path /usr \
 		--path /usr/bin --path /usr/bin/true --path /tmp --path /var/tmp --path /root \

@@ -1,7 +1,7 @@
 /* probe_tree - compare the kernel's outcome under the Landlock plan with
  * sb_decide() for many (operation, path) pairs:
  *   probe_tree -p SPEC [-D N=V]... --probe /abs/probe [--walk DIR]...
- *              [--path P]... [--mutable DIR]
+ *              [--path P]... [--mutable DIR] [--allow-unenforceable]
  * Pairs: every entry under each --walk DIR (and the DIR) plus each --path,
  * with the ops read, list, write, create, mkdir, exec (files named "true"
  * only), and truncate/unlink under --mutable only, last.  The probe runs
@@ -140,6 +140,8 @@ int main(int argc, char **argv)
 			walk(argv[++i], 0);
 		else if (!strcmp(argv[i], "--path") && i + 1 < argc)
 			add_path(argv[++i]);
+		else if (!strcmp(argv[i], "--allow-unenforceable"))
+			o.allow_unenforceable = true;
 		else if (!strcmp(argv[i], "--mutable") && i + 1 < argc)
 			mutable_root = argv[++i];
 		else {
@@ -158,10 +160,11 @@ int main(int argc, char **argv)
 		if (!strcmp(pairs[i].op, "write") && is_mutable(pairs[i].path))
 			add("unlink", pairs[i].path);
 
-	sb_profile *prof = llspec_load(spec, defs, ndefs);
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "probe_tree");
+	sb_profile *prof = llspec_load_any(spec, defs, ndefs, d);
 	if (!prof)
 		return 2;
-	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_ll_plan *plan = NULL;
 	if (sb_ll_plan_build(prof, &o, &plan, d) != 0)
 		return 2;
