@@ -4,6 +4,8 @@
 #                   in a private mount namespace with a throwaway home
 #   make test       install deps (Debian, as root), build, run every suite
 #   make test-sanitize  the same suites under ASan+UBSan (build-san/)
+#   make bench      the benchmark (bench/run.sh, writes docs/benchmarks.md);
+#                   make bench-quick: small sizes, few runs (as in CI)
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -58,7 +60,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -123,6 +125,21 @@ $(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/omp_sandboxed_main.o $(B)/obj/gen
 $(B)/test-bin/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
+# Helpers that link the libraries (Landlock plan and probe-tree tests).
+LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
+$(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
+
+# ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
+# bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
+$(B)/bench/%: bench/%.c $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a $(LDLIBS)
+bench:
+	$(Q)B=$(B) bench/run.sh
+bench-quick:
+	$(Q)B=$(B) bench/run.sh --quick
 
 $(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
@@ -181,3 +198,53 @@ bench-eval: $(B)/bin/eval_bench
 $(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- install / uninstall (GNU conventions; DESTDIR for staged installs) ----
+# make install PREFIX=/opt/omp-sandbox   or   make install DESTDIR=/tmp/stage
+# Installs outside every directory the sandbox can write (D7): never into ~/.omp.
+prefix     ?= /usr/local
+PREFIX     ?= $(prefix)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+INSTALL    ?= install
+PKGDATADIR := $(DATADIR)/omp-sandbox
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+VIMDIR     ?= $(DATADIR)/vim/vimfiles
+PROGRAMS   := sbc sbrun omp-sandboxed
+MAN1       := $(wildcard man/*.1)
+MAN5       := $(wildcard man/*.5)
+EXAMPLES   := $(wildcard examples/*.sbx examples/README.md)
+EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
+
+.PHONY: check-portable
+install: all
+	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
+	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(PKGDATADIR)/examples/
+	$(if $(EXAMPLES_CI),$(INSTALL) -m 644 $(EXAMPLES_CI) $(DESTDIR)$(PKGDATADIR)/examples/ci/)
+	$(foreach p,$(PROGRAMS),$(INSTALL) -m 644 completions/$(p).bash $(DESTDIR)$(BASHCOMPDIR)/$(p);)
+	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
+	$(INSTALL) -m 644 editors/vim/ftdetect/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/,$(notdir $(EXAMPLES)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/ci/,$(notdir $(EXAMPLES_CI)))
+	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
+	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+# The suites that need no Linux kernel feature (macOS, Homebrew): unit + golden.
+check-portable: all $(B)/tests/unit
+	$(Q)$(B)/tests/unit
+	$(Q)for s in tests/suite-golden*.sh; do [ -e "$$s" ] || continue; B=$(B) bash "$$s" || exit 1; done

@@ -109,19 +109,12 @@ static void dump_ir(const sb_profile *p, FILE *out)
 	}
 }
 
-/* sbc explain / sbc diff live in cmd_explain.c / cmd_diff.c (cmds.h).
- * Until those land in main the build must still link, so the calls are
- * enabled by SB_HAVE_CMDS (set when the files exist).  */
+/* sbc explain / sbc diff live in cmd_explain.c / cmd_diff.c (cmds.h).  */
 static int run_subcommand(int argc, char **argv)
 {
-#ifdef SB_HAVE_CMDS
 	if (!strcmp(argv[0], "explain"))
 		return sb_cmd_explain(argc - 1, argv + 1);
 	return sb_cmd_diff(argc - 1, argv + 1);
-#else
-	fprintf(stderr, "sbc: error: 'sbc %s' is not in this build yet\n", argv[0]);
-	return 3;
-#endif
 }
 
 typedef struct {
