@@ -171,6 +171,9 @@ BINDIR     ?= $(PREFIX)/bin
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
 INSTALL    ?= install
+# mkdir -p, not install -d: install -d would also chmod existing directories
+# such as Debian's setgid /usr/local/share (2775).
+MKDIR_P    ?= mkdir -p
 PKGDATADIR := $(DATADIR)/omp-sandbox
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
@@ -183,7 +186,7 @@ EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
 
 .PHONY: check-portable
 install: all
-	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	$(MKDIR_P) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
 	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/

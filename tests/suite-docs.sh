@@ -102,7 +102,14 @@ if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]
 		echo "644 usr/local/share/vim/vimfiles/syntax/sbx.vim"
 		echo "644 usr/local/share/vim/vimfiles/ftdetect/sbx.vim"
 	} | sort >"$expected"
+	# An existing directory keeps its mode (Debian's /usr/local/share is 2775).
+	mkdir -p "$stage/usr/local/share" && chmod 2775 "$stage/usr/local/share"
 	if make -s --no-print-directory B="$B" install DESTDIR="$stage" >"$TMP/install.log" 2>&1; then
+		if [ "$(stat -c %a "$stage/usr/local/share")" = 2775 ]; then
+			pass "make install leaves the mode of existing directories alone"
+		else
+			fail "make install changed $stage/usr/local/share to $(stat -c %a "$stage/usr/local/share")"
+		fi
 		(cd "$stage" && find . ! -type d -printf '%m %P\n' | sort) >"$TMP/got"
 		if diff -u "$expected" "$TMP/got" >"$TMP/diff"; then
 			pass "make install DESTDIR: $(wc -l <"$expected") files, modes 755/644, PREFIX=/usr/local"
