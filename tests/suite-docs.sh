@@ -216,6 +216,7 @@ if command -v bash >/dev/null; then
 	refuse_bash "sbc diff offers no sarif (json and text only)" $C _sbc "sbc diff --format=" --format=sarif
 	C=completions/sbrun.bash
 	expect_bash "sbrun -D skips its argument" $C _sbrun "sbrun -D X=1 " prof.sb
+	expect_bash "sbrun -D split at = (COMP_WORDBREAKS)" $C _sbrun "sbrun -D X = 1 " prof.sb
 	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version
 	expect_bash "sbrun profile: .sb files" $C _sbrun "sbrun " prof.sb sub/
 	refuse_bash "sbrun profile: no .sbx" $C _sbrun "sbrun " a.sbx notes.txt
