@@ -84,6 +84,23 @@ $("$bin" diff --help 2>&1)"
 	fi
 done
 
+# ---- colour: on a terminal, plain otherwise, NO_COLOR respected ----
+if [ -x "$B/bin/sbc" ] && command -v script >/dev/null; then
+	printf 'default allow;\nallow write home;\n' >"$TMP/colour.sbx"
+	esc=$'\033['
+	tty_out=$(script -qec "$B/bin/sbc --check $TMP/colour.sbx" /dev/null 2>&1)
+	nocolor_out=$(NO_COLOR=1 script -qec "$B/bin/sbc --check $TMP/colour.sbx" /dev/null 2>&1)
+	pipe_out=$("$B/bin/sbc" --check "$TMP/colour.sbx" 2>&1)
+	if [[ $tty_out == *"$esc"*error* ]] && [[ $nocolor_out != *"$esc"* ]] && [[ $nocolor_out == *error:* ]] &&
+		[[ $pipe_out != *"$esc"* ]] && [[ $pipe_out == *error:* ]]; then
+		pass "sbc diagnostics: colour on a terminal, plain in a pipe and with NO_COLOR=1"
+	else
+		fail "sbc colour: tty='${tty_out:0:60}' no_color='${nocolor_out:0:60}' pipe='${pipe_out:0:60}'"
+	fi
+else
+	skip "colour check: sbc not built or script(1) missing"
+fi
+
 # ---- make install DESTDIR=... / make uninstall round trip ----
 if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]; then
 	stage=$TMP/stage
