@@ -238,7 +238,7 @@ Test(emit, deterministic_across_runs_and_directories)
 	/* and the text is path-free: no absolute build directory in it */
 	char *dir = strndup(abs, strlen(abs) - strlen("/examples/omp-protect-git.sbx"));
 	cr_assert(not(contains(a, dir)));
-	cr_assert(contains(a, "; omp.sbx:18\n"));
+	cr_assert(contains(a, "; omp.sbx:19\n"));
 	cr_assert(contains(a, "; omp-protect-git.sbx:10\n"));
 	free(dir);
 	free(a);
