@@ -138,6 +138,23 @@ if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]
 		else
 			fail "installed sbc does not run"
 		fi
+		# The bash-completion package finds the installed files by command name.
+		bc=/usr/share/bash-completion/bash_completion
+		if [ -r "$bc" ]; then
+			got=$(XDG_DATA_DIRS="$stage/usr/local/share" bash --norc --noprofile -c '
+				source "$1" >/dev/null 2>&1
+				for c in sbc sbrun omp-sandboxed; do __load_completion "$c" && complete -p "$c"; done' _ "$bc" 2>&1)
+			want="complete -F _sbc sbc
+complete -F _sbrun sbrun
+complete -F _omp_sandboxed omp-sandboxed"
+			if [ "$got" = "$want" ]; then
+				pass "bash-completion loads the installed completions by command name"
+			else
+				fail "bash-completion dynamic loading: $got"
+			fi
+		else
+			skip "bash-completion package not installed: dynamic loading not checked"
+		fi
 		if make -s --no-print-directory B="$B" uninstall DESTDIR="$stage" >"$TMP/uninstall.log" 2>&1; then
 			left=$(cd "$stage" && find . ! -type d)
 			if [ -z "$left" ] && [ ! -e "$stage/usr/local/share/omp-sandbox" ]; then
