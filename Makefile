@@ -9,6 +9,8 @@
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# Generated parser sources are kept (never treated as intermediate files).
+.SECONDARY:
 SHELL := /bin/bash
 
 B       ?= build
@@ -23,6 +25,11 @@ LDLIBS  += -lm
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
+endif
+# FUZZ=1: objects instrumented for libFuzzer (clang only; see `make fuzz`).
+ifeq ($(FUZZ),1)
+CC      := clang
+CFLAGS  += -fsanitize=fuzzer-no-link
 endif
 ifneq ($(V),1)
 Q := @
@@ -53,7 +60,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize clean deps install uninstall bench bench-quick
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -63,8 +70,7 @@ $(B)/gen/%_parser.c $(B)/gen/%_parser.h: grammar/%.y
 $(B)/gen/%_lexer.c $(B)/gen/%_lexer.h: grammar/%.l $(B)/gen/%_parser.h
 	@mkdir -p $(@D)
 	$(Q)$(FLEX) --header-file=$(B)/gen/$*_lexer.h -o $(B)/gen/$*_lexer.c $<
-# Group the two outputs of each generator (GNU make 4.3 grouped targets).
-$(foreach g,$(GRAMMARS),$(eval $(patsubst grammar/%.y,$(B)/gen/%_parser.h,$(g)): $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(g))))
+# A pattern rule with two targets makes both in one run (GNU make).
 
 # ---- objects ----
 $(B)/obj/%.o: %.c | $(GEN_H)
@@ -102,10 +108,13 @@ $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 
 # ---- programs ----
 $(B)/bin/sbc: $(B)/obj/compiler/sbc_main.o $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/sbrun: $(B)/obj/runtime/sbrun_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/omp-sandboxed: $(B)/obj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/test-bin/%: $(B)/tobj/runtime/%_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
@@ -116,6 +125,11 @@ $(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/omp_sandboxed_main.o $(B)/obj/gen
 $(B)/test-bin/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
+# Helpers that link the libraries (Landlock plan and probe-tree tests).
+LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
+$(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
 
 # ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
 # bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
@@ -150,9 +164,87 @@ unit: $(B)/tests/unit
 	$(Q)$(B)/tests/unit
 
 test-sanitize: deps
-	$(Q)$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+	$(Q)SBX_IN_SANITIZE=1 ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+		$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+
+# ---- fuzzing: libFuzzer harnesses fuzz/fuzz_*.c, seed corpora fuzz/corpus/NAME/ ----
+# `make fuzz` builds them with clang (ASan+UBSan) into build-fuzz/ and runs
+# each for FUZZ_SECONDS (default 60); findings land in build-fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+
+$(B)/fuzz/%: fuzz/%.c $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/lib/libsbcore.a $(LDFLAGS) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz-run: $(FUZZ_BINS)
+	$(Q)B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_BINS)
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory B=build-fuzz SAN=1 FUZZ=1 OPT="-O1 -g" fuzz-run
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- benchmarks (not part of check; no timing assertions anywhere) ----
+.PHONY: bench-eval
+bench-eval: $(B)/bin/eval_bench
+	$(Q)$(B)/bin/eval_bench
+$(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- install / uninstall (GNU conventions; DESTDIR for staged installs) ----
+# make install PREFIX=/opt/omp-sandbox   or   make install DESTDIR=/tmp/stage
+# Installs outside every directory the sandbox can write (D7): never into ~/.omp.
+prefix     ?= /usr/local
+PREFIX     ?= $(prefix)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+INSTALL    ?= install
+PKGDATADIR := $(DATADIR)/omp-sandbox
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+VIMDIR     ?= $(DATADIR)/vim/vimfiles
+PROGRAMS   := sbc sbrun omp-sandboxed
+MAN1       := $(wildcard man/*.1)
+MAN5       := $(wildcard man/*.5)
+EXAMPLES   := $(wildcard examples/*.sbx examples/README.md)
+EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
+
+.PHONY: check-portable
+install: all
+	$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
+	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(PKGDATADIR)/examples/
+	$(if $(EXAMPLES_CI),$(INSTALL) -m 644 $(EXAMPLES_CI) $(DESTDIR)$(PKGDATADIR)/examples/ci/)
+	$(foreach p,$(PROGRAMS),$(INSTALL) -m 644 completions/$(p).bash $(DESTDIR)$(BASHCOMPDIR)/$(p);)
+	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
+	$(INSTALL) -m 644 editors/vim/ftdetect/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/,$(notdir $(EXAMPLES)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/ci/,$(notdir $(EXAMPLES_CI)))
+	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
+	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+# The suites that need no Linux kernel feature (macOS, Homebrew): unit + golden.
+check-portable: all $(B)/tests/unit
+	$(Q)$(B)/tests/unit
+	$(Q)for s in tests/suite-golden*.sh; do [ -e "$$s" ] || continue; B=$(B) bash "$$s" || exit 1; done

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "diag.h"
 #include "ir.h"
 
@@ -59,7 +60,11 @@ typedef struct sbx_stmt {
 	unsigned acks;       /* SBX_ACK_* acknowledged at this rule */
 	char *ack_reason;    /* the reason string given with `acknowledge` */
 	char *name;          /* LIST: declared name */
-	sb_loc loc;          /* the statement's first token */
+	sb_loc loc;          /* the statement's first token; loc.file is the
+				name for diagnostics (as given / as resolved) */
+	const char *origin;  /* the file name written into profile comments:
+				the top file's basename, includes relative to
+				the top file's directory (interned) */
 	int include_depth;   /* 0 for the top file */
 } sbx_stmt;
 
@@ -77,6 +82,10 @@ typedef sb_bindings sbx_defines;
  * returns NULL.  `text` may be NULL to read `file` from disk.  */
 sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d);
 void sbx_policy_free(sbx_policy *p);
+
+/* Print the policy as normalised .sbx text, one statement a line with its
+ * origin (sbc --dump-ast).  */
+void sbx_policy_dump(const sbx_policy *p, FILE *out);
 
 /* Lower to the profile IR.  Compile-time -D bindings are interpolated as
  * escaped literals; everything else stays a (param ...).  */

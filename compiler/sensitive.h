@@ -23,4 +23,10 @@ const sb_sensitive_entry *sb_sensitive_list(size_t *n);
 const sb_sensitive_entry *sb_sensitive_match(const char *p, const char *home,
 					     const char *const *extra_abs, size_t nextra);
 
+/* The same test for a path given relative to HOME ("" is HOME itself,
+ * "Library/Keychains/x").  With `node_only` the path stands for a single
+ * node (an `exactly` target), so being an ancestor of an entry does not
+ * count.  A ".." component always matches (it hides where the path leads).  */
+const sb_sensitive_entry *sb_sensitive_match_rel(const char *rel, bool node_only);
+
 #endif

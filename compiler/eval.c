@@ -1,0 +1,413 @@
+/* eval.c - sb_decide(): Seatbelt's per-operation decision model, with the
+ * folk "text" model alongside and three-valued filter logic (eval.h,
+ * docs/sbpl-model.md).  */
+#include "eval.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "path.h"
+
+typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
+
+/* What the evaluator derives once per filter (kept in sb_filter.cache).  */
+typedef struct fcache {
+	const char *str;           /* the resolved filter string, NULL when unbound */
+	char *owned;               /* str when it had to be built (string-append) */
+	size_t len;
+	const char *unbound;       /* first unbound param name */
+	bool re_ready, re_ok;
+	regex_t re;
+} fcache;
+
+/* The first cause of an unknown, for the decision's reason.  */
+typedef struct why {
+	const char *reason;
+	const char *what;
+	sb_loc loc;
+	bool set;
+} why;
+
+static void note_unknown(why *w, const char *reason, const char *what, sb_loc loc)
+{
+	if (w->set)
+		return;
+	w->reason = reason;
+	w->what = what;
+	w->loc = loc;
+	w->set = true;
+}
+
+static void fcache_free(void *p)
+{
+	fcache *c = p;
+	if (!c)
+		return;
+	if (c->re_ready && c->re_ok)
+		regfree(&c->re);
+	free(c->owned);
+	free(c);
+}
+
+/* Concatenate an all-literal string expression; false at the first param.  */
+static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **unbound)
+{
+	switch (s->kind) {
+	case SB_STR_LIT: {
+		size_t n = strlen(s->text);
+		char *v = realloc(*out, *len + n + 1);
+		if (!v)
+			abort();
+		memcpy(v + *len, s->text, n + 1);
+		*out = v;
+		*len += n;
+		return true;
+	}
+	case SB_STR_PARAM:
+		*unbound = s->text;
+		return false;
+	case SB_STR_APPEND:
+		for (size_t i = 0; i < s->nparts; i++)
+			if (!flatten_str(s->parts[i], out, len, unbound))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+static fcache *prepare(sb_filter *f)
+{
+	if (f->cache)
+		return f->cache;
+	fcache *c = calloc(1, sizeof *c);
+	if (!c)
+		abort();
+	if (f->arg && f->arg->kind == SB_STR_LIT) {
+		c->str = f->arg->text;
+		c->len = strlen(c->str);
+	} else if (f->arg) {
+		size_t len = 0;
+		if (flatten_str(f->arg, &c->owned, &len, &c->unbound)) {
+			c->str = c->owned;
+			c->len = len;
+		} else {
+			free(c->owned);
+			c->owned = NULL;
+		}
+	}
+	f->cache = c;
+	f->cache_free = fcache_free;
+	return c;
+}
+
+static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode, why *w);
+
+static tri match_path(sb_filter *f, const char *q, size_t qlen, why *w)
+{
+	fcache *c = prepare(f);
+	if (!c->str) {
+		note_unknown(w, "unbound param", c->unbound, f->loc);
+		return T_UNKNOWN;
+	}
+	const char *s = c->str;
+	size_t n = c->len;
+	switch (f->kind) {
+	case SB_F_LITERAL:
+		return qlen == n && memcmp(q, s, n) == 0 ? T_TRUE : T_FALSE;
+	case SB_F_SUBPATH:
+		if (n == 1 && s[0] == '/')
+			return T_TRUE;
+		if (n == 0 || s[n - 1] == '/')
+			return T_FALSE; /* never matches a canonical path (reader warns) */
+		return qlen >= n && memcmp(q, s, n) == 0 && (q[n] == '\0' || q[n] == '/') ? T_TRUE : T_FALSE;
+	case SB_F_PREFIX:
+		return qlen >= n && memcmp(q, s, n) == 0 ? T_TRUE : T_FALSE;
+	case SB_F_REGEX:
+		if (!c->re_ready) {
+			c->re_ready = true;
+			c->re_ok = regcomp(&c->re, s, REG_EXTENDED | REG_NOSUB) == 0;
+		}
+		if (!c->re_ok) {
+			note_unknown(w, "regex not understood (POSIX extended syntax assumed)", s, f->loc);
+			return T_UNKNOWN;
+		}
+		return regexec(&c->re, q, 0, NULL, 0) == 0 ? T_TRUE : T_FALSE;
+	default:
+		return T_UNKNOWN;
+	}
+}
+
+static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode, why *w)
+{
+	switch (f->kind) {
+	case SB_F_LITERAL:
+	case SB_F_SUBPATH:
+	case SB_F_PREFIX:
+	case SB_F_REGEX:
+		return match_path(f, q, qlen, w);
+	case SB_F_VNODE_TYPE:
+		if (!vnode) {
+			note_unknown(w, "vnode type of the target unknown (give --vnode)", NULL, f->loc);
+			return T_UNKNOWN;
+		}
+		return f->vnode_mask & vnode ? T_TRUE : T_FALSE;
+	case SB_F_REQUIRE_ALL: {
+		tri acc = T_TRUE;
+		for (size_t i = 0; i < f->nkids; i++) {
+			tri t = match_filter(f->kids[i], q, qlen, vnode, w);
+			if (t == T_FALSE)
+				return T_FALSE;
+			if (t == T_UNKNOWN)
+				acc = T_UNKNOWN;
+		}
+		return acc;
+	}
+	case SB_F_REQUIRE_ANY: {
+		tri acc = T_FALSE;
+		for (size_t i = 0; i < f->nkids; i++) {
+			tri t = match_filter(f->kids[i], q, qlen, vnode, w);
+			if (t == T_TRUE)
+				return T_TRUE;
+			if (t == T_UNKNOWN)
+				acc = T_UNKNOWN;
+		}
+		return acc;
+	}
+	case SB_F_REQUIRE_NOT: {
+		if (f->nkids != 1) {
+			note_unknown(w, "malformed require-not", NULL, f->loc);
+			return T_UNKNOWN;
+		}
+		tri t = match_filter(f->kids[0], q, qlen, vnode, w);
+		return t == T_UNKNOWN ? T_UNKNOWN : t == T_TRUE ? T_FALSE : T_TRUE;
+	}
+	case SB_F_OPAQUE:
+		note_unknown(w, "filter not modelled", f->opaque, f->loc);
+		return T_UNKNOWN;
+	}
+	return T_UNKNOWN;
+}
+
+/* A rule's filters are ORed; no filter matches everything.  */
+static tri match_rule(const sb_rule *r, const char *q, size_t qlen, unsigned vnode, why *w)
+{
+	if (r->nfilters == 0)
+		return T_TRUE;
+	tri acc = T_FALSE;
+	for (size_t i = 0; i < r->nfilters; i++) {
+		/* Collect the cause of an unknown only if it turns out to matter. */
+		why local = { 0 };
+		tri t = match_filter(r->filters[i], q, qlen, vnode, &local);
+		if (t == T_TRUE)
+			return T_TRUE;
+		if (t == T_UNKNOWN) {
+			acc = T_UNKNOWN;
+			if (local.set)
+				note_unknown(w, local.reason, local.what, local.loc);
+		}
+	}
+	return acc;
+}
+
+static bool names_op(const sb_rule *r, sb_op op)
+{
+	for (size_t i = 0; i < r->nops; i++)
+		if (r->ops[i] == op)
+			return true;
+	return false;
+}
+
+/* Candidates are offered in priority order; the first that matches decides,
+ * unless an earlier "maybe" candidate with the other action could have
+ * matched first: then the answer is unknown.  */
+typedef struct fold {
+	bool done;
+	sb_decision_kind kind;
+	const sb_rule *rule;
+	sb_op via;
+	unsigned maybe;            /* bit per action of earlier unknown candidates */
+	why first;                 /* cause of the first unknown candidate */
+	const sb_rule *maybe_rule;
+} fold;
+
+static void offer(fold *fd, const sb_rule *r, sb_op via, tri m, const why *w)
+{
+	if (fd->done || m == T_FALSE)
+		return;
+	unsigned bit = r->action == SB_ALLOW ? 1u : 2u;
+	if (m == T_UNKNOWN) {
+		if (!fd->maybe) {
+			fd->maybe_rule = r;
+			fd->first = *w;
+		}
+		fd->maybe |= bit;
+		return;
+	}
+	fd->done = true;
+	fd->via = via;
+	if (fd->maybe & ~bit) {
+		fd->kind = SB_DEC_UNKNOWN;
+		fd->rule = fd->maybe_rule;
+	} else {
+		fd->kind = r->action == SB_ALLOW ? SB_DEC_ALLOW : SB_DEC_DENY;
+		fd->rule = r;
+	}
+}
+
+/* Nothing matched: the implicit allow, unless a maybe-deny was seen.  */
+static void finish(fold *fd)
+{
+	if (fd->done)
+		return;
+	fd->done = true;
+	fd->via = SB_OP_DEFAULT;
+	fd->rule = NULL;
+	if (fd->maybe & 2u) {
+		fd->kind = SB_DEC_UNKNOWN;
+		fd->rule = fd->maybe_rule;
+	} else {
+		fd->kind = SB_DEC_ALLOW;
+	}
+}
+
+static void offer_level(fold *fd, const sb_profile *p, sb_op o, const char *q, size_t qlen, unsigned vnode)
+{
+	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
+		const sb_rule *r = p->rules[i];
+		if (r->nfilters == 0 || !names_op(r, o))
+			continue;
+		why w = { 0 };
+		offer(fd, r, o, match_rule(r, q, qlen, vnode, &w), &w);
+	}
+	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
+		const sb_rule *r = p->rules[i];
+		if (r->nfilters == 0 && names_op(r, o)) {
+			offer(fd, r, o, T_TRUE, NULL);
+			break;
+		}
+	}
+}
+
+static void per_op_model(fold *fd, const sb_profile *p, sb_op op, const char *q, size_t qlen, unsigned vnode)
+{
+	for (sb_op o = op; !fd->done; o = sb_op_parent(o)) {
+		offer_level(fd, p, o, q, qlen, vnode);
+		if (o == SB_OP_DEFAULT)
+			break;
+	}
+	finish(fd);
+}
+
+static bool names_chain(const sb_rule *r, const sb_op *chain, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (names_op(r, chain[k]))
+			return true;
+	return false;
+}
+
+/* The folk model: the textually last matching rule for op or any ancestor
+ * decides; `default` stays a fallback.  */
+static void text_model(fold *fd, const sb_profile *p, sb_op op, const char *q, size_t qlen, unsigned vnode)
+{
+	sb_op chain[16];
+	size_t n = 0;
+	for (sb_op o = op; o != SB_OP_DEFAULT && n < 16; o = sb_op_parent(o))
+		chain[n++] = o;
+	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
+		const sb_rule *r = p->rules[i];
+		if (!names_chain(r, chain, n))
+			continue;
+		why w = { 0 };
+		offer(fd, r, op, match_rule(r, q, qlen, vnode, &w), &w);
+	}
+	if (!fd->done)
+		offer_level(fd, p, SB_OP_DEFAULT, q, qlen, vnode);
+	finish(fd);
+}
+
+static bool is_definition(const char *text)
+{
+	while (*text == '(' || isspace((unsigned char)*text))
+		text++;
+	return !strncmp(text, "define", 6) && (text[6] == ' ' || text[6] == '(' || text[6] == ')');
+}
+
+static bool needs_private_alias(const char *q)
+{
+	static const char *const roots[] = { "/tmp", "/var", "/etc" };
+	for (size_t i = 0; i < 3; i++)
+		if (!strncmp(q, roots[i], 4) && (q[4] == '\0' || q[4] == '/'))
+			return true;
+	return false;
+}
+
+static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
+{
+	sb_decision d = { .kind = SB_DEC_UNKNOWN, .text_kind = SB_DEC_UNKNOWN, .reason = reason,
+			  .unknown_what = what, .unknown_loc = loc };
+	return d;
+}
+
+static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode, bool resolve)
+{
+	sb_loc none = { 0 };
+	if (!path || path[0] != '/')
+		return unknown("path is not absolute", path, none);
+	if (op == SB_OP_OTHER || (int)op < 0 || op >= SB_OP__COUNT)
+		return unknown("operation not modelled", NULL, none);
+	for (size_t i = 0; i < p->nunmodelled; i++)
+		if (!is_definition(p->unmodelled[i].text))
+			return unknown(p->unmodelled[i].reason, p->unmodelled[i].text, p->unmodelled[i].loc);
+
+	char *aliased = resolve && needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
+	const char *q = aliased ? aliased : path;
+	size_t qlen = strlen(q);
+
+	fold per = { 0 }, text = { 0 };
+	per_op_model(&per, p, op, q, qlen, vnode);
+	text_model(&text, p, op, q, qlen, vnode);
+	free(aliased);
+
+	sb_decision d = { 0 };
+	d.kind = per.kind;
+	d.rule = per.rule;
+	d.via_op = per.via;
+	if (per.kind == SB_DEC_UNKNOWN) {
+		d.reason = per.first.reason ? per.first.reason : "unknown";
+		d.unknown_what = per.first.what;
+		d.unknown_loc = per.first.loc;
+	} else if (!per.rule) {
+		d.reason = "no rule and no default: allow assumed (unverified; always write a default)";
+	}
+	d.text_kind = text.kind;
+	d.text_rule = text.rule;
+	d.models_disagree = per.kind != SB_DEC_UNKNOWN && text.kind != SB_DEC_UNKNOWN && per.kind != text.kind;
+	return d;
+}
+
+sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+{
+	return decide(p, op, path, vnode, true);
+}
+
+sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+{
+	return decide(p, op, path, vnode, false);
+}
+
+int sb_op_from_convenience(const char *name)
+{
+	static const struct { const char *name; sb_op op; } conv[] = {
+		{ "read", SB_OP_FILE_READ_DATA }, { "list", SB_OP_FILE_READ_DATA },
+		{ "write", SB_OP_FILE_WRITE_DATA }, { "stat", SB_OP_FILE_READ_METADATA },
+		{ "exec", SB_OP_PROCESS_EXEC }, { "create", SB_OP_FILE_WRITE_CREATE },
+		{ "delete", SB_OP_FILE_WRITE_UNLINK },
+	};
+	for (size_t i = 0; i < sizeof conv / sizeof *conv; i++)
+		if (!strcmp(name, conv[i].name))
+			return conv[i].op;
+	return -1;
+}

@@ -1,0 +1,661 @@
+/* sbpl_read.c - S-expressions -> profile IR (see sbpl_read.h).  */
+#include "sbpl_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sexp.h"
+
+enum { MAX_DEFINE_DEPTH = 16 };
+
+/* A `(define NAME <string expression>)` seen so far.  */
+typedef struct str_define {
+	const char *name;
+	const sx_node *value;
+} str_define;
+
+typedef struct conv {
+	sb_diag *d;
+	sx_doc *doc;
+	sb_profile *p;
+	int errors;
+	str_define *defs;
+	size_t ndefs;
+	char **fn_defs;          /* names of defined functions */
+	size_t nfn_defs;
+	size_t next_comment;     /* scan position in doc->comments */
+	sb_loc version_loc;
+} conv;
+
+static void form_error(conv *c, const sx_node *n, const char *fmt, const char *arg)
+{
+	sb_diag_report(c->d, SB_SEV_ERROR, &n->loc, "sbpl-form", fmt, arg ? arg : "");
+	c->errors++;
+}
+
+static void form_warn(conv *c, const sx_node *n, const char *code, const char *fmt, const char *arg)
+{
+	sb_diag_report(c->d, SB_SEV_WARNING, &n->loc, code, fmt, arg ? arg : "");
+}
+
+static const sx_node *find_define(const conv *c, const char *name)
+{
+	for (size_t i = c->ndefs; i-- > 0;)
+		if (!strcmp(c->defs[i].name, name))
+			return c->defs[i].value;
+	return NULL;
+}
+
+static bool is_fn_define(const conv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfn_defs; i++)
+		if (!strcmp(c->fn_defs[i], name))
+			return true;
+	return false;
+}
+
+/* ---- string expressions ---- */
+
+static sb_str *conv_str(conv *c, const sx_node *n, int depth)
+{
+	if (depth > MAX_DEFINE_DEPTH)
+		return NULL;
+	if (n->kind == SX_STRING) {
+		if (strstr(n->text, "${"))
+			return NULL; /* "${HOME}" expansion: unverified, kept opaque */
+		return sb_str_lit(n->text);
+	}
+	if (n->kind == SX_SYMBOL) {
+		const sx_node *v = find_define(c, n->text);
+		return v ? conv_str(c, v, depth + 1) : NULL;
+	}
+	const char *head = sx_head(n);
+	if (!head)
+		return NULL;
+	if ((!strcmp(head, "param") || !strcmp(head, "getenv")) && n->nkids == 2 &&
+	    n->kids[1]->kind == SX_STRING)
+		return sb_str_param(n->kids[1]->text);
+	if (!strcmp(head, "string-append")) {
+		size_t np = n->nkids - 1;
+		sb_str **parts = calloc(np ? np : 1, sizeof *parts);
+		if (!parts)
+			abort();
+		for (size_t i = 0; i < np; i++) {
+			parts[i] = conv_str(c, n->kids[i + 1], depth + 1);
+			if (!parts[i]) {
+				for (size_t k = 0; k < i; k++)
+					sb_str_free(parts[k]);
+				free(parts);
+				return NULL;
+			}
+		}
+		sb_str *s = sb_str_append(parts, np);
+		free(parts);
+		return s;
+	}
+	return NULL;
+}
+
+/* ---- filters ---- */
+
+static sb_filter *opaque(const sx_node *n)
+{
+	char *text = sx_print(n);
+	sb_filter *f = sb_filter_opaque(text, n->loc);
+	free(text);
+	return f;
+}
+
+/* Warn about filter strings that can never match a canonical path.  */
+static void check_path_string(conv *c, const sx_node *arg, sb_filter_kind kind, const char *s)
+{
+	if (kind != SB_F_LITERAL && kind != SB_F_SUBPATH)
+		return;
+	size_t len = strlen(s);
+	if (s[0] != '/') {
+		form_warn(c, arg, "sbpl-path", "relative path \"%s\" never matches (Seatbelt sees absolute paths)", s);
+		return;
+	}
+	if (len > 1 && s[len - 1] == '/') {
+		form_warn(c, arg, "sbpl-path",
+			  "trailing slash in \"%s\": matches nothing under the q == P or P/ reading "
+			  "(Seatbelt's handling is unverified); drop the slash", s);
+		return;
+	}
+	if (strstr(s, "//") || strstr(s, "/./") || strstr(s, "/../") ||
+	    (len >= 2 && !strcmp(s + len - 2, "/.")) || (len >= 3 && !strcmp(s + len - 3, "/..")))
+		form_warn(c, arg, "sbpl-path",
+			  "non-canonical path \"%s\" never matches (the kernel canonicalizes the accessed path, not the filter)", s);
+	static const char *const aliased[] = { "/tmp", "/var", "/etc" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t al = strlen(aliased[i]);
+		if (!strncmp(s, aliased[i], al) && (s[al] == '\0' || s[al] == '/'))
+			form_warn(c, arg, "sbpl-alias",
+				  "\"%s\" never matches a resolved path: macOS resolves it under /private", s);
+	}
+}
+
+static sb_filter *conv_filter(conv *c, const sx_node *n);
+
+static sb_filter *path_filter_one(conv *c, sb_filter_kind kind, const sx_node *whole, const sx_node *arg)
+{
+	sb_str *s = conv_str(c, arg, 0);
+	if (!s)
+		return opaque(whole);
+	if (s->kind == SB_STR_LIT)
+		check_path_string(c, arg, kind, s->text);
+	return sb_filter_path(kind, s, whole->loc);
+}
+
+static unsigned vnode_bit(const char *name)
+{
+	static const struct { const char *name; unsigned bit; } types[] = {
+		{ "regular-file", SB_VNODE_REGULAR }, { "directory", SB_VNODE_DIRECTORY },
+		{ "symlink", SB_VNODE_SYMLINK }, { "character-device", SB_VNODE_CHAR },
+		{ "block-device", SB_VNODE_BLOCK }, { "socket", SB_VNODE_SOCKET },
+		{ "fifo", SB_VNODE_FIFO }, { "tty", SB_VNODE_TTY },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+		if (!strcmp(name, types[i].name))
+			return types[i].bit;
+	return 0;
+}
+
+static sb_filter_kind path_kind(const char *head, bool *ok)
+{
+	*ok = true;
+	if (!strcmp(head, "literal") || !strcmp(head, "path"))
+		return SB_F_LITERAL;
+	if (!strcmp(head, "subpath"))
+		return SB_F_SUBPATH;
+	if (!strcmp(head, "prefix") || !strcmp(head, "path-prefix"))
+		return SB_F_PREFIX;
+	if (!strcmp(head, "regex") || !strcmp(head, "path-regex"))
+		return SB_F_REGEX;
+	*ok = false;
+	return SB_F_OPAQUE;
+}
+
+/* Filters of a (require-all ...)/(require-any ...) argument list.  */
+static sb_filter *logic_filter(conv *c, sb_filter_kind kind, const sx_node *n)
+{
+	size_t nk = n->nkids - 1;
+	sb_filter **kids = calloc(nk ? nk : 1, sizeof *kids);
+	if (!kids)
+		abort();
+	for (size_t i = 0; i < nk; i++)
+		kids[i] = conv_filter(c, n->kids[i + 1]);
+	sb_filter *f = sb_filter_logic(kind, kids, nk, n->loc);
+	free(kids);
+	return f;
+}
+
+/* One filter form.  A path filter with several arguments ORs them: inside
+ * a require-* it becomes a require-any.  Never returns NULL.  */
+static sb_filter *conv_filter(conv *c, const sx_node *n)
+{
+	const char *head = sx_head(n);
+	if (!head)
+		return opaque(n);
+	bool is_path;
+	sb_filter_kind kind = path_kind(head, &is_path);
+	if (is_path) {
+		if (n->nkids < 2) {
+			form_error(c, n, "'%s' needs a path argument", head);
+			return opaque(n);
+		}
+		if (n->nkids == 2)
+			return path_filter_one(c, kind, n, n->kids[1]);
+		size_t nk = n->nkids - 1;
+		sb_filter **kids = calloc(nk, sizeof *kids);
+		if (!kids)
+			abort();
+		for (size_t i = 0; i < nk; i++)
+			kids[i] = path_filter_one(c, kind, n, n->kids[i + 1]);
+		sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
+		free(kids);
+		return f;
+	}
+	if (!strcmp(head, "vnode-type") || !strcmp(head, "tty")) {
+		unsigned mask = 0;
+		if (!strcmp(head, "tty")) {
+			mask = SB_VNODE_TTY;
+		} else {
+			for (size_t i = 1; i < n->nkids; i++) {
+				unsigned bit = n->kids[i]->kind == SX_SYMBOL ? vnode_bit(n->kids[i]->text) : 0;
+				if (!bit) {
+					form_warn(c, n->kids[i], "sbpl-form", "unknown vnode type%s: filter kept opaque", NULL);
+					return opaque(n);
+				}
+				mask |= bit;
+			}
+			if (!mask) {
+				form_error(c, n, "'vnode-type' needs a type%s", NULL);
+				return opaque(n);
+			}
+		}
+		return sb_filter_vnode(mask, n->loc);
+	}
+	if (!strcmp(head, "require-all"))
+		return logic_filter(c, SB_F_REQUIRE_ALL, n);
+	if (!strcmp(head, "require-any"))
+		return logic_filter(c, SB_F_REQUIRE_ANY, n);
+	if (!strcmp(head, "require-not")) {
+		if (n->nkids != 2) {
+			form_error(c, n, "'require-not' takes exactly one filter%s", NULL);
+			return opaque(n);
+		}
+		return logic_filter(c, SB_F_REQUIRE_NOT, n);
+	}
+	/* global-name, target, extension, file-mode, remote, a profile-defined
+	 * helper such as home-subpath, ...: kept, decided as unknown. */
+	return opaque(n);
+}
+
+/* ---- rules ---- */
+
+static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
+{
+	if (n->kind == SX_SYMBOL) {
+		int op = sb_op_lookup(n->text);
+		if (op < 0) {
+			form_warn(c, n, "sbpl-op",
+				  "unknown operation '%s' (not in the macOS 10.15 table): kept as unmodelled", n->text);
+			op = SB_OP_OTHER;
+		}
+		sb_rule_add_op(r, (sb_op)op, n->text);
+		return;
+	}
+	if (n->kind != SX_LIST) {
+		form_warn(c, n, "sbpl-form", "unexpected %s argument: kept as an opaque filter",
+			  n->kind == SX_STRING ? "string" : n->kind == SX_BOOL ? "boolean" : "number");
+		sb_rule_add_filter(r, opaque(n));
+		return;
+	}
+	const char *head = sx_head(n);
+	bool flatten = n->nkids == 0 || !head || (sb_op_lookup(head) >= 0 && !is_fn_define(c, head));
+	if (flatten && depth < 8) {
+		for (size_t i = 0; i < n->nkids; i++)
+			rule_args(c, r, n->kids[i], depth + 1);
+		return;
+	}
+	if (head && !strcmp(head, "with")) {
+		char *text = sx_print(n);
+		sb_rule_add_modifier(r, text);
+		free(text);
+		return;
+	}
+	bool is_path;
+	sb_filter_kind kind = head ? path_kind(head, &is_path) : SB_F_OPAQUE;
+	if (head && is_path && n->nkids > 2) {
+		/* Top-level filters are ORed already: one filter per argument. */
+		for (size_t i = 1; i < n->nkids; i++)
+			sb_rule_add_filter(r, path_filter_one(c, kind, n, n->kids[i]));
+		return;
+	}
+	sb_rule_add_filter(r, conv_filter(c, n));
+}
+
+/* The origin comment ("; FILE:LINE") directly above line `line`, if any.  */
+static void attach_origin(conv *c, sb_rule *r, int line)
+{
+	sx_doc *doc = c->doc;
+	while (c->next_comment < doc->ncomments && doc->comments[c->next_comment].line < line)
+		c->next_comment++;
+	/* Walk back over the comment-only lines just above the rule. */
+	int want = line - 1;
+	for (size_t i = c->next_comment; i-- > 0;) {
+		const sx_comment *k = &doc->comments[i];
+		if (k->line != want || !k->alone)
+			break;
+		char *file = NULL;
+		int l = sb_sbpl_parse_origin(k->text, &file);
+		if (l > 0) {
+			r->src_file = sb_diag_intern(c->d, file);
+			r->src_line = l;
+			free(file);
+			return;
+		}
+		want--;
+	}
+}
+
+static void conv_rule(conv *c, const sx_node *n, sb_action action)
+{
+	sb_rule *r = sb_rule_new(action, n->loc);
+	for (size_t i = 1; i < n->nkids; i++)
+		rule_args(c, r, n->kids[i], 0);
+	if (r->nops == 0) {
+		form_error(c, n, "'%s' needs at least one operation", action == SB_ALLOW ? "allow" : "deny");
+		sb_rule_free(r);
+		return;
+	}
+	attach_origin(c, r, n->loc.line);
+	sb_profile_add_rule(c->p, r);
+}
+
+/* ---- top-level forms ---- */
+
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+{
+	char *text = sx_print(n);
+	sb_profile_add_unmodelled(c->p, text, reason, n->loc);
+	free(text);
+}
+
+static void conv_version(conv *c, const sx_node *n)
+{
+	if (n->nkids != 2 || n->kids[1]->kind != SX_NUMBER) {
+		form_error(c, n, "'version' takes one number%s", NULL);
+		return;
+	}
+	int v = (int)n->kids[1]->num;
+	if (v != 1)
+		form_warn(c, n, "sbpl-form", "version %s: only version 1 is known", n->kids[1]->text);
+	if (c->p->version && c->p->version != v) {
+		form_error(c, n, "a second, different version%s", NULL);
+		return;
+	}
+	c->p->version = v;
+	c->version_loc = n->loc;
+}
+
+static void conv_import(conv *c, const sx_node *n)
+{
+	if (n->nkids != 2 || n->kids[1]->kind != SX_STRING) {
+		form_error(c, n, "'import' takes one file name%s", NULL);
+		return;
+	}
+	sb_profile *p = c->p;
+	char **v = realloc(p->imports, (p->nimports + 1) * sizeof *v);
+	if (!v)
+		abort();
+	p->imports = v;
+	v[p->nimports++] = strdup(n->kids[1]->text);
+	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
+}
+
+static void conv_define(conv *c, const sx_node *n)
+{
+	if (n->nkids == 3 && n->kids[1]->kind == SX_SYMBOL) {
+		sb_str *s = conv_str(c, n->kids[2], 0);
+		if (s) {
+			sb_str_free(s);
+			str_define *v = realloc(c->defs, (c->ndefs + 1) * sizeof *v);
+			if (!v)
+				abort();
+			c->defs = v;
+			v[c->ndefs].name = n->kids[1]->text;
+			v[c->ndefs].value = n->kids[2];
+			c->ndefs++;
+			add_unmodelled(c, n, "definition of a string: substituted where used");
+			return;
+		}
+	}
+	if (n->nkids >= 2) {
+		const sx_node *name = n->kids[1]->kind == SX_LIST && n->kids[1]->nkids ? n->kids[1]->kids[0] : n->kids[1];
+		if (name->kind == SX_SYMBOL) {
+			char **v = realloc(c->fn_defs, (c->nfn_defs + 1) * sizeof *v);
+			if (!v)
+				abort();
+			c->fn_defs = v;
+			v[c->nfn_defs++] = name->text;
+		}
+	}
+	add_unmodelled(c, n, "definition not evaluated: rules using it are unknown");
+}
+
+static void conv_form(conv *c, const sx_node *n)
+{
+	const char *head = sx_head(n);
+	if (!head) {
+		form_error(c, n, "expected a form like (allow ...) at top level%s", NULL);
+		return;
+	}
+	if (!strcmp(head, "version"))
+		conv_version(c, n);
+	else if (!strcmp(head, "allow"))
+		conv_rule(c, n, SB_ALLOW);
+	else if (!strcmp(head, "deny"))
+		conv_rule(c, n, SB_DENY);
+	else if (!strcmp(head, "import"))
+		conv_import(c, n);
+	else if (!strcmp(head, "define"))
+		conv_define(c, n);
+	else if (!strcmp(head, "debug"))
+		; /* historic; a no-op in the modern prelude */
+	else if (!strcmp(head, "trace"))
+		add_unmodelled(c, n, "trace mode is not modelled: it may change what is denied");
+	else {
+		char reason[160];
+		snprintf(reason, sizeof reason, "'%s' form is not evaluated: it may add rules", head);
+		add_unmodelled(c, n, reason);
+	}
+}
+
+static void collect_header(conv *c)
+{
+	int first_line = c->doc->nforms ? c->doc->forms[0]->loc.line : 1 << 30;
+	for (size_t i = 0; i < c->doc->ncomments; i++) {
+		const sx_comment *k = &c->doc->comments[i];
+		if (k->line >= first_line)
+			break;
+		sb_profile_add_header(c->p, k->text);
+	}
+}
+
+sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d)
+{
+	sx_doc *doc = sx_read(file, text, len, d);
+	if (!doc)
+		return NULL;
+	conv c = { .d = d, .doc = doc, .p = sb_profile_new() };
+	c.p->version = 0; /* set by (version N); 0 = missing */
+	collect_header(&c);
+	for (size_t i = 0; i < doc->nforms; i++)
+		conv_form(&c, doc->forms[i]);
+	if (!c.p->version && !c.errors) {
+		sb_loc at = { doc->file, 1, 1, 1, 1 };
+		sb_diag_report(d, SB_SEV_ERROR, &at, "sbpl-form", "no version specified: add (version 1)");
+		c.errors++;
+	}
+	free(c.defs);
+	free(c.fn_defs);
+	sx_doc_free(doc);
+	if (c.errors) {
+		sb_profile_free(c.p);
+		return NULL;
+	}
+	return c.p;
+}
+
+sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s: %s", file, strerror(errno));
+		return NULL;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		abort();
+	char chunk[8192];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, got, m);
+	bool bad = ferror(f);
+	fclose(f);
+	fclose(m);
+	if (bad) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s", file);
+		free(text);
+		return NULL;
+	}
+	sb_profile *p = sb_sbpl_read(file, text, len, d);
+	free(text);
+	return p;
+}
+
+/* "FILE:LINE" where FILE may hold blanks: the whole comment is
+ * FILE:DIGITS, or its first word is (followed by more text).  */
+static int origin_in(const char *s, size_t end, char **file)
+{
+	while (end > 0 && (s[end - 1] == ':' || s[end - 1] == ','))
+		end--;
+	size_t colon = end;
+	while (colon > 0 && isdigit((unsigned char)s[colon - 1]))
+		colon--;
+	if (colon == end || colon < 2 || s[colon - 1] != ':' || end - colon > 9)
+		return 0;
+	long line = strtol(s + colon, NULL, 10);
+	if (line <= 0)
+		return 0;
+	*file = strndup(s, colon - 1);
+	return (int)line;
+}
+
+int sb_sbpl_parse_origin(const char *comment, char **file)
+{
+	const char *s = comment;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!strncmp(s, "from ", 5))
+		s += 5;
+	size_t len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	int line = origin_in(s, len, file);
+	if (!line)
+		line = origin_in(s, strcspn(s, " \t"), file);
+	return line;
+}
+
+/* ---- rendering ---- */
+
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '\\' || ch == '"')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch == '\r')
+			fputs("\\r", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void put_str(FILE *f, const sb_str *s, bool regex)
+{
+	switch (s->kind) {
+	case SB_STR_LIT:
+		if (regex && !strchr(s->text, '"') && !strpbrk(s->text, "\n\r"))
+			fprintf(f, "#\"%s\"", s->text);
+		else
+			put_quoted(f, s->text);
+		break;
+	case SB_STR_PARAM:
+		fputs("(param ", f);
+		put_quoted(f, s->text);
+		fputc(')', f);
+		break;
+	case SB_STR_APPEND:
+		fputs("(string-append", f);
+		for (size_t i = 0; i < s->nparts; i++) {
+			fputc(' ', f);
+			put_str(f, s->parts[i], regex);
+		}
+		fputc(')', f);
+		break;
+	}
+}
+
+static void put_filter(FILE *f, const sb_filter *flt)
+{
+	static const char *const vnames[] = {
+		"regular-file", "directory", "symlink", "character-device",
+		"block-device", "socket", "fifo", "tty",
+	};
+	switch (flt->kind) {
+	case SB_F_LITERAL:
+	case SB_F_SUBPATH:
+	case SB_F_PREFIX:
+	case SB_F_REGEX:
+		fprintf(f, "(%s ", flt->kind == SB_F_LITERAL ? "literal" : flt->kind == SB_F_SUBPATH ? "subpath"
+				   : flt->kind == SB_F_PREFIX ? "prefix" : "regex");
+		put_str(f, flt->arg, flt->kind == SB_F_REGEX);
+		fputc(')', f);
+		break;
+	case SB_F_VNODE_TYPE:
+		fputs("(vnode-type", f);
+		for (unsigned i = 0; i < 8; i++)
+			if (flt->vnode_mask & (1u << i))
+				fprintf(f, " %s", vnames[i]);
+		fputc(')', f);
+		break;
+	case SB_F_REQUIRE_ALL:
+	case SB_F_REQUIRE_ANY:
+	case SB_F_REQUIRE_NOT:
+		fprintf(f, "(%s", flt->kind == SB_F_REQUIRE_ALL ? "require-all"
+			   : flt->kind == SB_F_REQUIRE_ANY ? "require-any" : "require-not");
+		for (size_t i = 0; i < flt->nkids; i++) {
+			fputc(' ', f);
+			put_filter(f, flt->kids[i]);
+		}
+		fputc(')', f);
+		break;
+	case SB_F_OPAQUE:
+		fputs(flt->opaque ? flt->opaque : "(?)", f);
+		break;
+	}
+}
+
+static char *render(void (*fn)(FILE *, const void *), const void *x)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	fn(f, x);
+	fclose(f);
+	return out;
+}
+
+static void str_fn(FILE *f, const void *x) { put_str(f, x, false); }
+static void filter_fn(FILE *f, const void *x) { put_filter(f, x); }
+
+static void rule_fn(FILE *f, const void *x)
+{
+	const sb_rule *r = x;
+	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", f);
+	for (size_t i = 0; i < r->nops; i++) {
+		const char *name = r->ops[i] == SB_OP_OTHER && r->op_names && r->op_names[i]
+					   ? r->op_names[i] : sb_op_name(r->ops[i]);
+		fprintf(f, " %s", name);
+	}
+	for (size_t i = 0; i < r->nfilters; i++) {
+		fputc(' ', f);
+		put_filter(f, r->filters[i]);
+	}
+	for (size_t i = 0; i < r->nmodifiers; i++)
+		fprintf(f, " %s", r->modifiers[i]);
+	fputc(')', f);
+}
+
+char *sb_sbpl_str_text(const sb_str *s) { return render(str_fn, s); }
+char *sb_sbpl_filter_text(const sb_filter *f) { return render(filter_fn, f); }
+char *sb_sbpl_rule_text(const sb_rule *r) { return render(rule_fn, r); }

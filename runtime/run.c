@@ -1,0 +1,299 @@
+/* run.c - the shared launcher flow (run.h).  */
+#include "run.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cmdpath.h"
+#include "env.h"
+#include "launch.h"
+#include "linux.h"
+#include "macos.h"
+#include "path.h"
+#include "prep.h"
+#include "sbpl_read.h"
+#include "selftest.h"
+
+static sb_platform pick_platform(char *const envp[])
+{
+#ifdef SB_TEST_HOOKS
+	/* Test builds only: exercise the macOS backend (through the
+	 * sandbox-exec stand-in) on Linux.  */
+	const char *t = sb_env_get(envp, "SB_TEST_PLATFORM");
+	if (t && strcmp(t, "macos") == 0)
+		return SB_PLAT_MACOS;
+	if (t && strcmp(t, "linux") == 0)
+		return SB_PLAT_LINUX;
+#else
+	(void)envp;
+#endif
+	return sb_platform_native();
+}
+
+static char *self_exe(const char *argv0, const char *path_var)
+{
+	char *r = realpath("/proc/self/exe", NULL);
+	if (r)
+		return r;
+	char *c = argv0 ? sb_cmd_resolve(argv0, path_var, NULL) : NULL;
+	if (!c)
+		return NULL;
+	r = realpath(c, NULL);
+	free(c);
+	return r;
+}
+
+/* The macOS form: "; -D NAME=VALUE" lines, then the profile text.  */
+static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
+			 sb_diag *d)
+{
+	sb_bindings b = { 0 }, defines = { 0 };
+	sb_launch_bindings(prep, user, &b);
+	char *missing = NULL;
+	sb_profile *x = sb_profile_expand_lists(prof, &b, &defines, &missing);
+	int rc = 0;
+	if (!x) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", missing ? missing : "?", missing ? missing : "?");
+		rc = SB_EXIT_SETUP;
+	} else {
+		printf(";; sandbox-exec parameters (-D NAME=VALUE):\n");
+		for (size_t i = 0; i < defines.n; i++)
+			printf(";;   -D %s=%s\n", defines.v[i].name,
+			       defines.v[i].nvalues ? defines.v[i].values[0] : "");
+		char *text = sb_profile_text(x);
+		fputs(text, stdout);
+		free(text);
+		sb_profile_free(x);
+	}
+	free(missing);
+	sb_bindings_clear(&b);
+	sb_bindings_clear(&defines);
+	return rc;
+}
+
+static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *prep,
+		      const sb_bindings *user, const sb_linux_opts *lo, sb_diag *d)
+{
+	if (plat == SB_PLAT_MACOS) {
+		printf(";; macOS: Seatbelt enforces this profile as written "
+		       "(sandbox-exec -p TEXT -D ...)\n");
+		return print_profile(prof, prep, user, d);
+	}
+	sb_bindings b = { 0 };
+	sb_launch_bindings(prep, user, &b);
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	sb_profile *bound = sb_profile_bind(prof, &b, &unbound, &nunbound);
+	sb_bindings_clear(&b);
+	int rc = 0;
+	if (nunbound) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", unbound[0], unbound[0]);
+		rc = SB_EXIT_SETUP;
+	} else {
+		sb_ll_plan *plan = NULL;
+		rc = sb_ll_plan_build(bound, lo, &plan, d);
+		if (rc == 0 && plan)
+			sb_ll_plan_print(plan, stdout);
+		if (plan)
+			sb_ll_plan_free(plan);
+	}
+	for (size_t i = 0; i < nunbound; i++)
+		free(unbound[i]);
+	free(unbound);
+	sb_profile_free(bound);
+	return rc;
+}
+
+/* D9: omp dies at start-up without a writable ~/.omp, and a Landlock rule
+ * needs the directory to exist.  */
+static int ensure_omp_dir(const char *home, sb_diag *d)
+{
+	char *p = sb_path_join(home, ".omp");
+	int rc = 0;
+	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "omp-dir", "cannot create %s: %s", p,
+			       strerror(errno));
+		rc = SB_EXIT_SETUP;
+	}
+	free(p);
+	return rc;
+}
+
+static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
+		  const sb_prep *prep, const char *cmd, const char *sandbox_exec,
+		  const sb_linux_opts *lo, sb_diag *d)
+{
+	sb_envvec env = { 0 };
+	sb_env_in ein = { .parent = cfg->envp, .home = prep->home, .tmpdir = prep->tmpdir,
+			  .marker = sb_platform_marker(plat), .pass_env = prep->s.pass_env,
+			  .inherit = prep->s.inherit_env };
+	int rc = sb_env_build(&ein, &env, d);
+	if (rc)
+		return rc;
+	sb_launch_in in = {
+		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
+		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
+		.auto_approve = cfg->omp_mode && prep->s.yolo,
+	};
+	sb_launch l;
+	rc = sb_launch_compute(&in, &l, d);
+	sb_envvec_free(&env);
+	if (rc) {
+		sb_launch_free(&l);
+		return rc;
+	}
+	const char *path_var = sb_env_get(cfg->envp, "PATH");
+	rc = sb_launch_check_readable(l.bound, "the command", cmd, d);
+	char *missing = NULL;
+	char *interp = sb_cmd_interpreter(cmd, path_var, &missing);
+	if (!rc && interp)
+		rc = sb_launch_check_readable(l.bound, "its interpreter", interp, d);
+	if (!rc && !interp && missing) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
+			       "%s needs the interpreter '%s', which is not found on PATH; "
+			       "install it or add its directory to PATH", cmd, missing);
+		rc = SB_EXIT_SETUP;
+	}
+	free(interp);
+	free(missing);
+	if (rc) {
+		sb_launch_free(&l);
+		return rc;
+	}
+	char *self = self_exe(cfg->argv0, path_var);
+	const char *files[] = { self, cfg->profile_path };
+	sb_launch_check_tamper(l.bound, files, 2, d);
+	free(self);
+
+	if (plat == SB_PLAT_MACOS) {
+		rc = sb_macos_exec(&l, d);
+	} else if (chdir(l.cwd) != 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
+			       l.cwd, strerror(errno));
+		rc = SB_EXIT_SETUP;
+	} else {
+		sb_ll_plan *plan = NULL;
+		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
+		if (rc == 0 && plan) {
+			fflush(NULL);
+			rc = sb_linux_exec(plan, lo, l.exec_path, l.argv, l.envp, d);
+		}
+		if (plan)
+			sb_ll_plan_free(plan);
+		if (!rc)
+			rc = SB_EXIT_SETUP;
+	}
+	sb_launch_free(&l);
+	return rc;
+}
+
+static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
+{
+	sb_platform plat = pick_platform(cfg->envp);
+	const char *path_var = sb_env_get(cfg->envp, "PATH");
+	char cwdbuf[4096];
+	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+
+	/* 1. the command (omp first of all, as the original) */
+	char *cmd = NULL;
+	bool need_cmd = cfg->omp_mode || act == SB_ACT_LAUNCH;
+	if (cfg->command) {
+		cmd = sb_cmd_resolve(cfg->command, path_var, cwd);
+		if (!cmd && need_cmd) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "command",
+				       "'%s' not found on PATH (only absolute PATH entries are "
+				       "searched); install it or add its directory to PATH",
+				       cfg->command);
+			return SB_EXIT_NOTFOUND;
+		}
+	}
+	/* 2. the platform backend */
+	char *sandbox_exec = sb_macos_sandbox_exec_path();
+	int rc = 0;
+	if (plat == SB_PLAT_MACOS && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)) {
+		rc = sb_macos_check_available(sandbox_exec, d);
+		if (!rc)
+			rc = sb_macos_check_nested(cfg->envp, sandbox_exec, d);
+	} else if (plat == SB_PLAT_LINUX && act == SB_ACT_LAUNCH) {
+		const char *m = sb_env_get(cfg->envp, "OMP_SANDBOX");
+		if (m && *m)
+			sb_diag_report(d, SB_SEV_NOTE, NULL, "nested",
+				       "already inside a sandbox (OMP_SANDBOX=%s): the new Landlock "
+				       "layer stacks on the existing one and can only narrow it", m);
+	}
+	/* 3-6. home, workspace, temp dir, extras */
+	struct passwd *pw = getpwuid(getuid());
+	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
+			   .platform = plat };
+	sb_prep prep;
+	if (!rc)
+		rc = sb_prep_run(&pin, &prep, d);
+	else
+		memset(&prep, 0, sizeof prep);
+	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
+		rc = ensure_omp_dir(prep.home, d);
+	sb_profile *prof = NULL;
+	if (!rc) {
+		prof = cfg->profile_text
+			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
+					      cfg->profile_len, d)
+			       : sb_sbpl_read_file(cfg->profile_path, d);
+		if (!prof) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
+				       "cannot use the profile %s", cfg->profile_name);
+			rc = SB_EXIT_SETUP;
+		}
+	}
+	sb_linux_opts lo = { .home = prep.home, .min_abi = 3,
+			     .allow_unsandboxed = cfg->allow_unsandboxed };
+	if (!rc) {
+		switch (act) {
+		case SB_ACT_PRINT_PROFILE:
+			rc = print_profile(prof, &prep, cfg->user, d);
+			break;
+		case SB_ACT_PLAN:
+			rc = print_plan(plat, prof, &prep, cfg->user, &lo, d);
+			break;
+		case SB_ACT_SELFTEST: {
+			sb_selftest_cfg sc = {
+				.platform = plat, .profile = prof, .prep = &prep, .user = cfg->user,
+				.parent_env = cfg->envp, .omp = cfg->omp_mode ? cmd : NULL,
+				.sandbox_exec = sandbox_exec, .lopts = &lo, .out = stdout,
+			};
+			if (!sc.omp) {
+				/* sbrun: omp checks when omp is on PATH */
+				sc.omp = cmd = cmd ? cmd : sb_cmd_resolve("omp", path_var, NULL);
+			}
+			rc = sb_selftest_run(&sc);
+			break;
+		}
+		case SB_ACT_LAUNCH:
+			rc = launch(cfg, plat, prof, &prep, cmd, sandbox_exec, &lo, d);
+			break;
+		}
+	}
+	if (prof)
+		sb_profile_free(prof);
+	sb_prep_free(&prep);
+	free(sandbox_exec);
+	free(cmd);
+	return rc;
+}
+
+int sb_run(const sb_run_cfg *cfg, sb_run_action act)
+{
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, cfg->tool);
+	sb_diag_auto_colour(d);
+	int rc = run(cfg, act, d);
+	sb_diag_free(d);
+	return rc;
+}

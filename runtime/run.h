@@ -1,0 +1,40 @@
+/* run.h - the launcher flow shared by sbrun and omp-sandboxed, so both
+ * apply the same protections in the same order (seed §1):
+ *   find the command -> platform backend present / not nested -> home ->
+ *   workspace -> temp dir -> extras -> markers -> action.
+ * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns
+ * the command's own status.  */
+#ifndef SB_RUN_H
+#define SB_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ir.h"
+
+typedef enum {
+	SB_ACT_LAUNCH,
+	SB_ACT_PRINT_PROFILE,   /* the exact macOS form: -D list + profile text */
+	SB_ACT_PLAN,            /* what the platform backend will enforce */
+	SB_ACT_SELFTEST,
+} sb_run_action;
+
+typedef struct sb_run_cfg {
+	const char *tool;              /* "sbrun" or "omp-sandboxed" */
+	const char *argv0;             /* for the tamper check when /proc is absent */
+	char *const *envp;             /* the inherited environment */
+	const char *profile_name;      /* name in diagnostics */
+	const char *profile_path;      /* the profile on disk, or NULL (embedded) */
+	const char *profile_text;      /* NULL: read profile_path */
+	size_t profile_len;
+	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
+	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
+	bool omp_mode;                 /* omp-sandboxed: command required first,
+					  ~/.omp created, OMP_SANDBOX_YOLO */
+	const char *command;           /* name or path; NULL: none (sbrun without one) */
+	char *const *args;             /* arguments after the command */
+	size_t nargs;
+} sb_run_cfg;
+
+int sb_run(const sb_run_cfg *cfg, sb_run_action act);
+
+#endif

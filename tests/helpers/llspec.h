@@ -1,0 +1,124 @@
+/* llspec.h - test-only: a line-based profile spec for the Landlock tests,
+ * until the SBPL reader (compiler/sbpl_read.h) is in main.  One rule a line:
+ *   ACTION OP[,OP...] [KIND VALUE]...
+ * ACTION allow|deny; OP an SBPL operation name; KIND literal|subpath|prefix|
+ * regex|vnode (vnode VALUE: dir|file|symlink).  $NAME in a VALUE is replaced
+ * by the -D NAME=VALUE binding (the profile comes out bound).  '#' starts a
+ * comment.  Each rule keeps its file and line as src_file/src_line.  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+typedef struct llspec_def {
+	char name[64];
+	char value[4096];
+} llspec_def;
+
+static void llspec_expand(const char *in, char *out, size_t n, const llspec_def *defs, size_t ndefs)
+{
+	size_t o = 0;
+	for (const char *p = in; *p && o + 1 < n;) {
+		if (*p == '$') {
+			size_t best = 0;
+			const llspec_def *hit = NULL;
+			for (size_t i = 0; i < ndefs; i++) {
+				size_t l = strlen(defs[i].name);
+				if (l > best && strncmp(p + 1, defs[i].name, l) == 0) {
+					best = l;
+					hit = &defs[i];
+				}
+			}
+			if (hit) {
+				o += (size_t)snprintf(out + o, n - o, "%s", hit->value);
+				if (o >= n)
+					o = n - 1;
+				p += 1 + best;
+				continue;
+			}
+		}
+		out[o++] = *p++;
+	}
+	out[o] = '\0';
+}
+
+/* Returns NULL and prints a message on a syntax error.  */
+static sb_profile *llspec_load(const char *file, const llspec_def *defs, size_t ndefs)
+{
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		perror(file);
+		return NULL;
+	}
+	sb_profile *p = sb_profile_new();
+	p->version = 1;
+	char line[8192];
+	int lineno = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *save = NULL;
+		char *act = strtok_r(line, " \t\r\n", &save);
+		if (!act)
+			continue;
+		char *ops = strtok_r(NULL, " \t\r\n", &save);
+		if (!ops || (strcmp(act, "allow") && strcmp(act, "deny"))) {
+			fprintf(stderr, "%s:%d: expected ACTION OP...\n", file, lineno);
+			goto bad;
+		}
+		sb_loc loc = { .file = file, .line = lineno, .col = 1 };
+		sb_rule *r = sb_rule_new(strcmp(act, "allow") == 0 ? SB_ALLOW : SB_DENY, loc);
+		r->src_file = file;
+		r->src_line = lineno;
+		char *osave = NULL;
+		for (char *op = strtok_r(ops, ",", &osave); op; op = strtok_r(NULL, ",", &osave)) {
+			int o = sb_op_lookup(op);
+			if (o < 0) {
+				fprintf(stderr, "%s:%d: unknown operation %s\n", file, lineno, op);
+				sb_rule_free(r);
+				goto bad;
+			}
+			sb_rule_add_op(r, (sb_op)o, op);
+		}
+		char *kind;
+		while ((kind = strtok_r(NULL, " \t\r\n", &save))) {
+			char *val = strtok_r(NULL, " \t\r\n", &save);
+			if (!val) {
+				fprintf(stderr, "%s:%d: %s needs a value\n", file, lineno, kind);
+				sb_rule_free(r);
+				goto bad;
+			}
+			char ex[4096];
+			llspec_expand(val, ex, sizeof ex, defs, ndefs);
+			sb_filter_kind k;
+			if (!strcmp(kind, "literal"))
+				k = SB_F_LITERAL;
+			else if (!strcmp(kind, "subpath"))
+				k = SB_F_SUBPATH;
+			else if (!strcmp(kind, "prefix"))
+				k = SB_F_PREFIX;
+			else if (!strcmp(kind, "regex"))
+				k = SB_F_REGEX;
+			else if (!strcmp(kind, "vnode")) {
+				unsigned m = !strcmp(val, "dir") ? SB_VNODE_DIRECTORY
+					     : !strcmp(val, "symlink") ? SB_VNODE_SYMLINK : SB_VNODE_REGULAR;
+				sb_rule_add_filter(r, sb_filter_vnode(m, loc));
+				continue;
+			} else {
+				fprintf(stderr, "%s:%d: unknown filter %s\n", file, lineno, kind);
+				sb_rule_free(r);
+				goto bad;
+			}
+			sb_rule_add_filter(r, sb_filter_path(k, sb_str_lit(ex), loc));
+		}
+		sb_profile_add_rule(p, r);
+	}
+	fclose(f);
+	return p;
+bad:
+	fclose(f);
+	sb_profile_free(p);
+	return NULL;
+}

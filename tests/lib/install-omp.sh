@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# install-omp.sh: print the directory holding a usable `omp` (and its `bun`).
+# When omp is already on PATH, print its directory.  Otherwise install the
+# pinned Oh My Pi package and the Bun runtime into tests/.omp-dist (git-ignored)
+# with npm, once, and print tests/.omp-dist/node_modules/.bin.
+# Pinned to 18.2.3: the registry's 18.3.4 and 18.2.9 fail to install (a
+# dependency at the same version is missing there).
+# Exit: 0 and the directory on stdout; 77 when npm is missing or the install
+# fails (callers SKIP with the reason printed on stderr).
+set -uo pipefail
+OMP_VERSION=18.2.3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dist="$root/tests/.omp-dist"
+bin="$dist/node_modules/.bin"
+
+if p=$(command -v omp 2>/dev/null) && [ -n "$p" ]; then
+	dirname "$p"
+	exit 0
+fi
+if [ -x "$bin/omp" ] && [ -x "$bin/bun" ]; then
+	echo "$bin"
+	exit 0
+fi
+if ! command -v npm >/dev/null 2>&1; then
+	echo "install-omp: npm not found; cannot install omp $OMP_VERSION" >&2
+	exit 77
+fi
+mkdir -p "$dist"
+echo "install-omp: installing @oh-my-pi/pi-coding-agent@$OMP_VERSION and bun into $dist (about 40 s)" >&2
+if ! npm install --prefix "$dist" --no-audit --no-fund --loglevel=error \
+	bun "@oh-my-pi/pi-coding-agent@$OMP_VERSION" >&2; then
+	echo "install-omp: npm install failed" >&2
+	exit 77
+fi
+if [ -x "$bin/omp" ] && [ -x "$bin/bun" ]; then
+	echo "$bin"
+	exit 0
+fi
+echo "install-omp: the install did not produce $bin/omp and $bin/bun" >&2
+exit 77

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# suite-omp-sandboxed.sh: every variable, gate and flag of omp-sandboxed
+# (docs/omp-sandboxed.md), run for real under Landlock with a throwaway home
+# (tests/lib/fakehome.sh: private mount namespace, tmpfs /home, getpwuid()
+# returning /home/tester).  The macOS path runs through the test build's
+# sandbox-exec stand-in.  Exit 0 pass, 77 skip, 1 fail.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
+	exec /usr/bin/env SBX_SUITE_INSIDE=1 B="$B" "$root/tests/lib/fakehome.sh" -- \
+		/bin/bash "$root/tests/suite-omp-sandboxed.sh"
+fi
+
+OS=$B/bin/omp-sandboxed
+OST=$B/test-bin/omp-sandboxed
+PROBE=$B/test-bin/probe_cmd
+for f in "$OS" "$OST" "$PROBE" "$B/test-bin/fake_sandbox_exec"; do
+	[ -x "$f" ] || { echo "SKIP: $f not built"; exit 77; }
+done
+H=/home/tester
+[ "$(getent passwd "$(id -u)" | cut -d: -f6)" = "$H" ] || { echo "FAIL: not inside fakehome"; exit 1; }
+
+T=$(mktemp -d /tmp/sbx-suite-os.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/bin" "$H/proj" "$H/.ssh" "$H/bin"
+ln -s "$PROBE" "$T/bin/omp"
+echo secret > "$H/.ssh/id_rsa"
+npass=0 nfail=0 nskip=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP: $*"; nskip=$((nskip + 1)); }
+
+# run [VAR=value...] -- ARGS...: omp-sandboxed in the workspace with a small,
+# exact parent environment; sets $out, $err, $rc.
+BIN=$OS
+run() {
+	local vars=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	out=$(cd "${WS:-$H/proj}" && /usr/bin/env -i PATH="$T/bin:/usr/bin:/bin" HOME=$H USER=root \
+		TERM=dumb LANG=C.UTF-8 "${vars[@]}" "$BIN" "$@" 2>"$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+}
+has() { grep -qxF -- "$2" <<<"$1"; }          # exact line
+contains() { grep -qF -- "$2" <<<"$1"; }
+expect_rc() { # DESC WANT
+	if [ "$rc" = "$2" ]; then pass "$1"; else fail "$1 (exit $rc, want $2; stderr: ${err:0:300})"; fi
+}
+
+# ---- launch basics ----
+run -- --model 'x y' --exit=3
+if [ $rc = 3 ] && has "$out" "argv[1]=--model" && has "$out" "argv[2]=x y" && has "$out" "cwd=$H/proj"; then
+	pass "arguments forwarded unchanged, cwd is the workspace, exit status returned"
+else fail "launch basics (rc=$rc): $out $err"; fi
+run -- --signal=15
+expect_rc "a signal kills the command: status 128+N" 143
+run OMP_SANDBOX_YOLO=1 -- hello
+if has "$out" "argv[1]=--auto-approve" && has "$out" "argv[2]=hello"; then pass "OMP_SANDBOX_YOLO=1 adds --auto-approve first"; else fail "YOLO: $out"; fi
+run OMP_SANDBOX_YOLO=true -- hello
+if has "$out" "argv[1]=hello"; then pass "OMP_SANDBOX_YOLO=true is off (only exactly 1)"; else fail "YOLO=true: $out"; fi
+
+# ---- environment ----
+run SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so NODE_OPTIONS=--x EDITOR=vi -- x
+envs=$(grep '^env=' <<<"$out" | sed 's/^env=//' | cut -d= -f1 | tr '\n' ' ')
+if [ "$envs" = "HOME TMPDIR OMP_SANDBOX PI_SANDBOX PATH USER LANG TERM " ]; then
+	pass "clean environment: exactly the allowlist and the markers, in order"
+else fail "clean environment: $envs"; fi
+if has "$out" "env=OMP_SANDBOX=landlock" && has "$out" "env=PI_SANDBOX=landlock" && has "$out" "env=HOME=$H"; then
+	pass "markers OMP_SANDBOX=landlock and PI_SANDBOX=landlock, verified HOME"
+else fail "markers: $out"; fi
+run SECRET_TOKEN=s3cret OMP_SANDBOX_PASS_ENV=SECRET_TOKEN:MISSING_ONE -- x
+if has "$out" "env=SECRET_TOKEN=s3cret" && contains "$err" "MISSING_ONE is not set or empty"; then
+	pass "OMP_SANDBOX_PASS_ENV passes named variables, warns on unset ones"
+else fail "PASS_ENV: $out $err"; fi
+run OMP_SANDBOX_PASS_ENV='GOOD:FOO-BAR' -- x
+if [ $rc = 78 ] && contains "$err" "'FOO-BAR' is not a valid variable name" && ! has "$out" "argv[0]=$T/bin/omp"; then
+	pass "invalid OMP_SANDBOX_PASS_ENV name refused (78), nothing launched"
+else fail "invalid PASS_ENV (rc=$rc): $err"; fi
+run OMP_SANDBOX_PASS_ENV=HOME -- x
+if has "$out" "env=HOME=$H" && contains "$err" "HOME is set by the launcher"; then pass "PASS_ENV of a controlled name ignored with a warning"; else fail "PASS_ENV=HOME: $err"; fi
+run OMP_SANDBOX_INHERIT_ENV=1 SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so BASH_ENV=/x -- x
+if has "$out" "env=SECRET_TOKEN=s3cret" && ! contains "$out" "LD_PRELOAD" && ! contains "$out" "BASH_ENV" && contains "$err" "insecure"; then
+	pass "OMP_SANDBOX_INHERIT_ENV=1: full env with a loud warning, loader variables still dropped"
+else fail "INHERIT_ENV: $out $err"; fi
+run OMP_SANDBOX_INHERIT_ENV=1 OMP_SANDBOX_PASS_ENV=LD_PRELOAD LD_PRELOAD=/nonexistent.so -- x
+if has "$out" "env=LD_PRELOAD=/nonexistent.so" && contains "$err" "LD_PRELOAD can make programs"; then
+	pass "a loader variable passes only when named in PASS_ENV, with a warning"
+else fail "PASS_ENV loader: $err"; fi
+
+# ---- home ----
+run HOME=/tmp -- x
+if [ $rc = 78 ] && contains "$err" "differs from the real home" && contains "$err" "OMP_SANDBOX_SKIP_HOME_VERIFY=1"; then
+	pass "inherited HOME differing from the user database refused (78)"
+else fail "HOME mismatch (rc=$rc): $err"; fi
+run HOME=/tmp OMP_SANDBOX_SKIP_HOME_VERIFY=1 -- x
+if [ $rc = 0 ] && has "$out" "env=HOME=$H" && contains "$err" "warning"; then
+	pass "OMP_SANDBOX_SKIP_HOME_VERIFY=1: warning, the real home still wins"
+else fail "SKIP_HOME_VERIFY (rc=$rc): $err"; fi
+ln -s "$H" "$T/homelink"
+run HOME=$H/ -- x
+r1=$rc
+run HOME="$T/homelink" -- x
+if [ $r1 = 0 ] && [ $rc = 0 ]; then pass "trailing slash and symlinked spelling of HOME accepted"; else fail "HOME spelling ($r1/$rc): $err"; fi
+
+# ---- workspace ----
+for w in / "$H" /home "$H/.ssh"; do
+	run OMP_SANDBOX_WORKSPACE="$w" -- x
+	if [ $rc = 78 ] && contains "$err" "OMP_SANDBOX_CONFIRM_WIDE=1"; then pass "workspace $w refused (78)"; else fail "workspace $w (rc=$rc): $err"; fi
+done
+run OMP_SANDBOX_WORKSPACE=/ OMP_SANDBOX_CONFIRM_WIDE=1 -- x
+if [ $rc = 0 ] && has "$out" "cwd=/" && contains "$err" "warning"; then pass "OMP_SANDBOX_CONFIRM_WIDE=1 allows / with a warning"; else fail "CONFIRM_WIDE (rc=$rc): $err"; fi
+run OMP_SANDBOX_WORKSPACE=/nonexistent/ws -- x
+if [ $rc = 78 ] && contains "$err" "does not exist"; then pass "missing workspace refused (78)"; else fail "missing workspace: $err"; fi
+mkdir -p "$H/proj/sub"
+run OMP_SANDBOX_WORKSPACE='~/proj/sub/' -- x
+if [ $rc = 0 ] && has "$out" "cwd=$H/proj/sub"; then pass "OMP_SANDBOX_WORKSPACE with ~ expanded and canonical"; else fail "workspace ~ (rc=$rc): $out $err"; fi
+
+# ---- temp dir ----
+run TMPDIR=/usr -- x
+if has "$out" "env=TMPDIR=/tmp" && contains "$err" "not a known scratch root"; then pass "TMPDIR outside the scratch roots falls back to /tmp with a warning"; else fail "TMPDIR: $out $err"; fi
+run TMPDIR=$H -- x
+if has "$out" "env=TMPDIR=/tmp"; then pass "TMPDIR=\$HOME is not accepted"; else fail "TMPDIR=HOME: $out"; fi
+
+# ---- extras ----
+run OMP_SANDBOX_EXTRA_READ='~/.ssh' -- --read=$H/.ssh/id_rsa
+if [ $rc = 78 ] && contains "$err" "sensitive home location" && contains "$err" "OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1"; then
+	pass "EXTRA_READ=~/.ssh refused (78) naming the override"
+else fail "EXTRA_READ sensitive (rc=$rc): $err"; fi
+run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --read=$H/.ssh/id_rsa
+if [ $rc = 0 ] && has "$out" "read-ok"; then pass "EXTRA_READ=~/.ssh with the confirm variable is readable in the sandbox"; else fail "confirmed extra (rc=$rc): $out $err"; fi
+run -- --read=$H/.ssh/id_rsa
+if has "$out" "read-denied: Permission denied"; then pass "~/.ssh/id_rsa is read-denied in the sandbox by default"; else fail "default ~/.ssh read: $out $err"; fi
+run OMP_SANDBOX_EXTRA_WRITE='~/.sshx:~/.bashrc' -- x
+if [ $rc = 78 ] && contains "$err" "OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE=1"; then pass "EXTRA_WRITE=~/.bashrc refused (78)"; else fail "EXTRA_WRITE sensitive: $err"; fi
+for e in rel/dir '/tmp/../etc' '~bob/x' "/nonexistent/a/b"; do
+	run OMP_SANDBOX_EXTRA_READ="$e" -- x
+	if [ $rc = 78 ]; then pass "EXTRA_READ '$e' refused (78)"; else fail "EXTRA_READ '$e' (rc=$rc): $err"; fi
+done
+
+# ---- the command ----
+run PATH=/usr/bin:/bin -- x
+if [ $rc = 127 ] && contains "$err" "'omp' not found on PATH"; then pass "omp not on PATH: error, 127"; else fail "omp missing (rc=$rc): $err"; fi
+(cd "$T/bin" && out=$(/usr/bin/env -i PATH=.:/usr/bin HOME=$H "$OS" x 2>&1); [ $? = 127 ]) &&
+	pass "a relative PATH entry is never searched" || fail "relative PATH entry"
+cp "$PROBE" "$H/bin/omp"
+run PATH="$H/bin:/usr/bin:/bin" -- x
+if [ $rc = 78 ] && contains "$err" "denies reading" && contains "$err" "OMP_SANDBOX_EXTRA_READ=$H/bin"; then
+	pass "omp under the read-denied home: refused before launch, naming OMP_SANDBOX_EXTRA_READ"
+else fail "omp under HOME (rc=$rc): $err"; fi
+run PATH="$H/bin:/usr/bin:/bin" OMP_SANDBOX_EXTRA_READ="$H/bin" -- --exit=0
+if [ $rc = 0 ] && has "$out" "argv[0]=$H/bin/omp"; then pass "... and runs with that variable set"; else fail "omp under HOME with EXTRA_READ (rc=$rc): $err"; fi
+
+# ---- flags ----
+run -- --print-profile
+if [ $rc = 0 ] && has "$out" "(version 1)" && has "$out" ";;   -D HOME=$H" && has "$out" ";;   -D WORKSPACE=$H/proj" && ! contains "$out" "argv["; then
+	pass "--print-profile prints the profile and its -D list, launches nothing"
+else fail "--print-profile (rc=$rc): $out $err"; fi
+run OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- --print-profile
+if has "$out" ";;   -D EXTRA_READ_1=$H/proj/sub"; then pass "--print-profile lists extras as indexed params"; else fail "print extras: $out"; fi
+run -- --model x --print-profile
+if has "$out" "argv[3]=--print-profile"; then pass "only the first argument is examined"; else fail "first argument: $out"; fi
+run -- --help
+if has "$out" "argv[1]=--help"; then pass "--help is forwarded to omp (drop-in)"; else fail "--help: $out"; fi
+run -- --sandbox-version
+if [ $rc = 0 ] && contains "$out" "omp-sandboxed "; then pass "--sandbox-version"; else fail "--sandbox-version: $out"; fi
+run -- --sandbox-help
+if [ $rc = 0 ] && contains "$out" "usage: omp-sandboxed"; then pass "--sandbox-help"; else fail "--sandbox-help: $out"; fi
+
+# ---- tamper check ----
+cp "$OS" "$H/proj/omp-sandboxed"
+BIN=$H/proj/omp-sandboxed run -- x
+BIN=$OS
+if contains "$err" "is writable inside the sandbox"; then pass "a launcher inside the workspace is reported as writable"; else fail "tamper: $err"; fi
+rm -f "$H/proj/omp-sandboxed"
+
+# ---- nested ----
+run OMP_SANDBOX=landlock -- --exit=0
+if [ $rc = 0 ] && contains "$err" "already inside a sandbox"; then pass "Linux: a nested launch stacks a layer and says so"; else fail "nested linux (rc=$rc): $err"; fi
+
+# ---- macOS form through the stand-in (test build) ----
+BIN=$OST
+touch "$T/marker"
+run SB_TEST_PLATFORM=macos OMP_SANDBOX_YOLO=1 OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- a --exit=5
+rec=$H/proj/fake-sandbox-exec.rec
+left=$(find /tmp /home -maxdepth 2 -newer "$T/marker" \( -name 'omp-sandbox*' -o -name '*.sb' \) 2>/dev/null)
+if [ $rc = 5 ] && [ -f "$rec" ] && has "$(cat "$rec")" "argv[1]=-p" && has "$(cat "$rec")" "define=HOME=$H" &&
+	has "$(cat "$rec")" "define=EXTRA_READ_1=$H/proj/sub" && has "$(cat "$rec")" "command=$T/bin/omp" &&
+	has "$(cat "$rec")" "env=OMP_SANDBOX=seatbelt" && has "$out" "argv[1]=--auto-approve"; then
+	pass "macOS: sandbox-exec -p TEXT -D ... omp --auto-approve ARGS, seatbelt markers, status returned"
+else fail "macOS form (rc=$rc): $(cat "$rec" 2>/dev/null | head -20) $err"; fi
+if [ -f "$rec" ] && ! sed -n '/^profile:$/,$p' "$rec" | grep -qF "$H"; then pass "macOS: the profile text is path-free (paths only in -D)"; else fail "macOS profile has paths"; fi
+[ -z "$left" ] && pass "macOS: no temporary profile file left behind" || fail "macOS: temp files left: $left"
+rm -f "$rec"
+run SB_TEST_PLATFORM=macos OMP_SANDBOX=seatbelt -- x
+if [ $rc = 78 ] && contains "$err" "already inside a sandbox"; then pass "macOS: an already-sandboxed parent refused in plain words (78)"; else fail "macOS nested (rc=$rc): $err"; fi
+BIN=$OS
+
+# ---- self-test and the real omp ----
+if ompdir=$("$root/tests/lib/install-omp.sh" 2>"$T/install.err"); then
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=$H "$OS" --version 2>"$T/err")
+	rc=$?
+	if [ $rc = 0 ] && grep -q '^omp/[0-9]' <<<"$out"; then pass "real omp --version under the sandbox, clean env: $out"; else fail "real omp (rc=$rc): $out $(cat "$T/err")"; fi
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=$H "$OS" --self-test 2>"$T/err")
+	rc=$?
+	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes ($(grep -c '^PASS' <<<"$out") checks)"; else fail "self-test (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
+else
+	skip "real omp: $(tail -1 "$T/install.err")"
+fi
+out=$(cd "$H/proj" && /usr/bin/env -i PATH="$T/bin:/usr/bin:/bin" HOME=$H "$OS" --self-test 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q '^FAIL: omp --version' <<<"$out"; then pass "a failing self-test check exits 1"; else fail "self-test failure status (rc=$rc)"; fi
+[ -d "$H/.omp" ] && [ "$(stat -c %a "$H/.omp")" = 700 ] && pass "~/.omp created 0700 before the launch" || fail "~/.omp mode"
+
+echo "omp-sandboxed: $npass passed, $nfail failed, $nskip skipped"
+[ $nfail = 0 ]

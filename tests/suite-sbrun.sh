@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# suite-sbrun.sh: sbrun's options, statuses and the shared protections, run
+# for real under Landlock with a throwaway home (tests/lib/fakehome.sh).
+# Exit 0 pass, 77 skip, 1 fail.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
+	exec /usr/bin/env SBX_SUITE_INSIDE=1 B="$B" "$root/tests/lib/fakehome.sh" -- \
+		/bin/bash "$root/tests/suite-sbrun.sh"
+fi
+
+SB=$B/bin/sbrun
+SBT=$B/test-bin/sbrun
+PROBE=$B/test-bin/probe_cmd
+for f in "$SB" "$SBT" "$PROBE"; do
+	[ -x "$f" ] || { echo "SKIP: $f not built"; exit 77; }
+done
+H=/home/tester
+T=$(mktemp -d /tmp/sbx-suite-sbrun.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$H/proj" "$H/.ssh" "$H/notes"
+echo secret > "$H/.ssh/id_rsa"
+echo note > "$H/notes/n.txt"
+echo ws > "$H/proj/w.txt"
+# The original wrapper's profile, written as sbc emits it (params unbound).
+cat > "$T/omp.sb" <<'EOF'
+(version 1)
+(allow default)
+(deny file-write*)
+(allow file-write* (subpath (param "WORKSPACE")) (subpath "/private/tmp") (subpath (param "TMPDIR")) (subpath (string-append (param "HOME") "/.omp")) (subpath (param "EXTRA_WRITE*")))
+(allow file-write* (subpath "/private/var/folders") (subpath "/dev"))
+(deny file-read* (subpath (param "HOME")))
+(allow file-read* (subpath (string-append (param "HOME") "/.omp")) (subpath (param "WORKSPACE")) (subpath (param "EXTRA_READ*")))
+(allow file-read-metadata (literal (param "HOME")))
+EOF
+cat > "$T/cache.sb" <<'EOF'
+(version 1)
+(allow default)
+(deny file-read* (subpath (param "CACHE")))
+EOF
+mkdir -p "$H/.omp"
+
+npass=0 nfail=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+BIN=$SB
+run() {
+	local vars=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="/usr/bin:/bin" HOME=$H TERM=dumb "${vars[@]}" \
+		"$BIN" "$@" 2>"$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+}
+has() { grep -qxF -- "$2" <<<"$1"; }
+contains() { grep -qF -- "$2" <<<"$1"; }
+ok() { # DESC CONDITION...
+	local d=$1; shift
+	if "$@"; then pass "$d"; else fail "$d (exit $rc; out: ${out:0:300}; err: ${err:0:300})"; fi
+}
+
+# ---- options ----
+run -- --help
+ok "--help exits 0 with the usage" eval '[ $rc = 0 ] && contains "$out" "usage: sbrun"'
+run -- --version
+ok "--version" eval '[ $rc = 0 ] && contains "$out" "sbrun "'
+run --
+ok "no profile: usage error 2" eval '[ $rc = 2 ] && contains "$err" "missing PROFILE.sb"'
+run -- "$T/omp.sb"
+ok "no command: usage error 2" eval '[ $rc = 2 ] && contains "$err" "missing COMMAND"'
+run -- --bogus "$T/omp.sb" /bin/true
+ok "unknown option: usage error 2" eval '[ $rc = 2 ]'
+run -- -D NOEQUALS "$T/omp.sb" /bin/true
+ok "-D without NAME=VALUE: usage error 2" eval '[ $rc = 2 ]'
+run -- -D HOME=/tmp "$T/omp.sb" /bin/true
+ok "-D HOME=... refused (78): HOME comes from the user database" eval '[ $rc = 78 ] && contains "$err" "-D HOME is refused"'
+run -- "$T/missing.sb" /bin/true
+ok "missing profile file: 78 with a located message" eval '[ $rc = 78 ] && contains "$err" "missing.sb"'
+printf '(version 1)\n(allow default\n' > "$T/bad.sb"
+run -- "$T/bad.sb" /bin/true
+ok "malformed profile: 78, nothing run" eval '[ $rc = 78 ] && contains "$err" "bad.sb:"'
+
+# ---- print-profile / plan / doctor ----
+run OMP_SANDBOX_EXTRA_READ="$H/notes" -- --print-profile "$T/omp.sb"
+ok "--print-profile: -D list with indexed extras, then the exact text" eval \
+	'[ $rc = 0 ] && has "$out" ";;   -D HOME=$H" && has "$out" ";;   -D EXTRA_READ_1=$H/notes" && contains "$out" "(param \"EXTRA_READ_1\")" && has "$out" "(version 1)"'
+run -- --print-profile "$T/cache.sb"
+ok "--print-profile: an unbound param is refused naming -D" eval '[ $rc = 78 ] && contains "$err" "-D CACHE=VALUE"'
+run -- -D CACHE=/srv/cache --print-profile "$T/cache.sb"
+ok "-D NAME=VALUE binds a profile param" eval '[ $rc = 0 ] && has "$out" ";;   -D CACHE=/srv/cache"'
+run -- --plan "$T/omp.sb"
+ok "--plan shows the Landlock plan" eval '[ $rc = 0 ] && [ -n "$out" ]'
+run -- --doctor
+ok "--doctor reports the Landlock ABI" eval '[ $rc = 0 ] && contains "$out" "ABI"'
+
+# ---- launch and statuses ----
+run -- "$T/omp.sb" /bin/true
+ok "runs a command: status 0" eval '[ $rc = 0 ]'
+run -- "$T/omp.sb" -- "$PROBE" --exit=7 'a b'
+ok "arguments after -- unchanged, status returned" eval '[ $rc = 7 ] && has "$out" "argv[2]=a b" && has "$out" "cwd=$H/proj"'
+run -- "$T/omp.sb" "$PROBE" --signal=9
+ok "killed by signal 9: 137" eval '[ $rc = 137 ]'
+run -- "$T/omp.sb" no-such-command-sbx
+ok "command not found: 127" eval '[ $rc = 127 ] && contains "$err" "not found on PATH"'
+run -- "$T/omp.sb" /bin/cat "$H/.ssh/id_rsa"
+ok "reading ~/.ssh/id_rsa is denied by the kernel" eval '[ $rc != 0 ] && contains "$err" "Permission denied" && ! contains "$out" secret'
+run -- "$T/omp.sb" /bin/cat "$H/proj/w.txt"
+ok "reading the workspace is allowed" eval '[ $rc = 0 ] && has "$out" ws'
+run -- "$T/omp.sb" /usr/bin/touch "$H/x"
+ok "writing in \$HOME is denied" eval '[ $rc != 0 ] && [ ! -e "$H/x" ]'
+run OMP_SANDBOX_EXTRA_READ='~/notes' -- "$T/omp.sb" /bin/cat "$H/notes/n.txt"
+ok "OMP_SANDBOX_EXTRA_READ applies to sbrun too" eval '[ $rc = 0 ] && has "$out" note'
+run -- -D CACHE="$H/proj" "$T/cache.sb" /bin/cat "$H/proj/w.txt"
+ok "a -D-bound deny is enforced" eval '[ $rc != 0 ] && contains "$err" "Permission denied"'
+run SECRET=1 -- "$T/omp.sb" "$PROBE"
+ok "clean environment with landlock markers" eval '! contains "$out" SECRET && has "$out" "env=OMP_SANDBOX=landlock"'
+
+# ---- shared protections ----
+run HOME=/tmp -- "$T/omp.sb" /bin/true
+ok "inherited HOME mismatch refused (78)" eval '[ $rc = 78 ] && contains "$err" "differs from the real home"'
+run OMP_SANDBOX_WORKSPACE=/home -- "$T/omp.sb" /bin/true
+ok "workspace above HOME refused (78)" eval '[ $rc = 78 ] && contains "$err" "OMP_SANDBOX_CONFIRM_WIDE=1"'
+run OMP_SANDBOX_EXTRA_WRITE='~/.aws' -- "$T/omp.sb" /bin/true
+ok "sensitive EXTRA_WRITE refused (78)" eval '[ $rc = 78 ] && contains "$err" "sensitive home location"'
+cp "$T/omp.sb" "$H/proj/omp.sb"
+run -- "$H/proj/omp.sb" /bin/true
+ok "a profile inside a write grant is reported as writable" eval '[ $rc = 0 ] && contains "$err" "omp.sb is writable inside the sandbox"'
+
+# ---- macOS form (test build, sandbox-exec stand-in) ----
+BIN=$SBT
+run SB_TEST_PLATFORM=macos -- -D CACHE=/srv/c "$T/cache.sb" "$PROBE" --exit=4
+rec=$H/proj/fake-sandbox-exec.rec
+ok "macOS: status through sandbox-exec, -D values, seatbelt markers" eval \
+	'[ $rc = 4 ] && has "$(cat "$rec")" "define=CACHE=/srv/c" && has "$(cat "$rec")" "env=PI_SANDBOX=seatbelt" && has "$(cat "$rec")" "argv[1]=-p"'
+rm -f "$rec"
+BIN=$SB
+
+# ---- self-test with a profile ----
+run -- --self-test "$T/omp.sb"
+ok "sbrun --self-test PROFILE: no FAIL (omp checks SKIP without omp)" eval \
+	'[ $rc = 0 ] && ! grep -q "^FAIL" <<<"$out" && grep -q "^SKIP: omp --version" <<<"$out"'
+printf '(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write* (subpath (param "WORKSPACE")) (subpath (param "TMPDIR")) (subpath (string-append (param "HOME") "/.omp")))\n' > "$T/leaky.sb"
+run -- --self-test "$T/leaky.sb"
+ok "--self-test of a profile that leaks \$HOME reads fails (exit 1)" eval \
+	'[ $rc = 1 ] && grep -q "^FAIL: ~/.ssh read denied" <<<"$out" && grep -q "^FAIL: listing \$HOME denied" <<<"$out"'
+
+echo "sbrun: $npass passed, $nfail failed"
+[ $nfail = 0 ]

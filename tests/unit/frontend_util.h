@@ -1,0 +1,108 @@
+/* frontend_util.h - helpers shared by the front-end unit tests
+ * (test_lexer.c, test_parser.c, test_lower.c, test_emit.c): run the
+ * parser / lowering / emitter on a string, with diagnostics captured.  */
+#ifndef SB_TEST_FRONTEND_UTIL_H
+#define SB_TEST_FRONTEND_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ast.h"
+#include "diag.h"
+#include "emit_sbpl.h"
+#include "ir.h"
+
+/* A parse with its diagnostics sink.  The sink owns the interned file names
+ * the policy points at, so free the policy first (fe_done does).  */
+typedef struct {
+	sb_diag *d;
+	FILE *f;
+	char *diag;       /* captured diagnostics text */
+	size_t diaglen;
+	sbx_policy *pol;
+	sb_profile *prof;
+	char *text;       /* emitted SBPL */
+	int errors;
+} fe_run;
+
+static inline void fe_open(fe_run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->f = open_memstream(&r->diag, &r->diaglen);
+	r->d = sb_diag_new(r->f, SB_FMT_TEXT);
+}
+
+/* Flush the captured diagnostics so r->diag is readable.  */
+static inline const char *fe_diag(fe_run *r)
+{
+	fflush(r->f);
+	return r->diag ? r->diag : "";
+}
+
+static inline fe_run fe_parse_named(const char *file, const char *text)
+{
+	fe_run r;
+	fe_open(&r);
+	r.pol = sbx_parse(file, text, strlen(text), r.d);
+	r.errors = sb_diag_errors(r.d);
+	fe_diag(&r);
+	return r;
+}
+
+static inline fe_run fe_parse(const char *text)
+{
+	return fe_parse_named("t.sbx", text);
+}
+
+/* Parse + lower + emit (no check passes: those are tested on their own).  */
+static inline fe_run fe_compile_defs(const char *text, const sbx_defines *defs)
+{
+	fe_run r = fe_parse(text);
+	if (r.pol)
+		r.prof = sbx_lower(r.pol, defs, r.d);
+	if (r.prof)
+		r.text = sb_emit_sbpl(r.prof, NULL, r.d);
+	r.errors = sb_diag_errors(r.d);
+	fe_diag(&r);
+	return r;
+}
+
+static inline fe_run fe_compile(const char *text)
+{
+	return fe_compile_defs(text, NULL);
+}
+
+static inline void fe_done(fe_run *r)
+{
+	sbx_policy_free(r->pol);
+	sb_profile_free(r->prof);
+	free(r->text);
+	sb_diag_free(r->d);
+	fclose(r->f);
+	free(r->diag);
+	memset(r, 0, sizeof *r);
+}
+
+/* Number of lines of `text` that start with `prefix`.  */
+static inline int fe_count_lines(const char *text, const char *prefix)
+{
+	int n = 0;
+	size_t len = strlen(prefix);
+	for (const char *s = text; s && *s;) {
+		if (!strncmp(s, prefix, len))
+			n++;
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return n;
+}
+
+/* The emitted text without the header comments (from "(version 1)" on).  */
+static inline const char *fe_body(const char *text)
+{
+	const char *v = text ? strstr(text, "(version 1)\n") : NULL;
+	return v ? v + strlen("(version 1)\n") : "";
+}
+
+#endif
