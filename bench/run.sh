@@ -102,10 +102,10 @@ cd "$WS" || exit 1
 
 if [ "$quick" = 1 ]; then
 	SIZES="100 1000"; TREE_SIZES="100 300"; W=1; RUNS=3; LRUNS=10; LWARM=3
-	PLAN_REPS=3; EVAL_SECS=0.2; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_N=1000; ORUNS=5
+	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5
 else
 	SIZES="1000 10000 100000"; TREE_SIZES="100 1000 10000"; W=3; RUNS=10; LRUNS=200; LWARM=20
-	PLAN_REPS=21; EVAL_SECS=3; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_N=10000; ORUNS=30
+	LIMIT=120; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="1000 10000"; ORUNS=30
 fi
 
 have() { [ -x "$1" ]; }
@@ -133,6 +133,13 @@ hfv() {
 	v=$(awk -F, -v l="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$1 == l { print $(col[f]); exit }' "$R/$1.csv" 2> /dev/null)
 	[ -n "$v" ] && ms "$v"
+}
+# cpu NAME LABEL -> mean user + system time in ms (less sensitive to a busy
+# host than wall time: time spent waiting for a CPU is not counted)
+cpu() {
+	local u s
+	u=$(hfv "$1" "$2" user); s=$(hfv "$1" "$2" system)
+	[ -n "$u" ] && calc %.3f "$u + $s"
 }
 # spread NAME LABEL -> "min–max, sd X"
 spread() {
@@ -217,46 +224,75 @@ md "| namespace | $([ "$in_ns" = 1 ] && echo 'private mount namespace, throwaway
 md ""
 
 # ---------------------------------------------------------------- 1 compile
+# probe LIMIT PROGRAM ARG... : one run under bench/rusage with a time limit;
+# sets P_MS (wall), P_RSS ("x.y MiB") and P_STATUS (exit status or "timeout").
+probe() {
+	local limit=$1 line
+	shift
+	P_MS="" P_RSS="n/a" P_STATUS="n/a"
+	if ! have "$B/bench/rusage"; then
+		"$@" > /dev/null 2>&1 && P_STATUS=0 || P_STATUS=$?
+		return
+	fi
+	line=$("$B/bench/rusage" -t "$limit" "$@" 2> /dev/null)
+	P_MS=$(sed -n 's/.*wall_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+	P_STATUS=$(sed -n 's/.*status=\([a-z0-9]*\).*/\1/p' <<< "$line")
+	local kb
+	kb=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' <<< "$line")
+	[ -n "$kb" ] && P_RSS=$(calc '%.1f MiB' "$kb / 1024")
+}
+# runs_for MS: fewer hyperfine runs for slow commands (a 100k compile may
+# take seconds): at most about 60 s per command.
+runs_for() {
+	awk -v ms="$1" -v r="$RUNS" 'BEGIN { n = int(60000 / (ms + 1)); if (n > r) n = r; if (n < 2) n = 2; print n }'
+}
+
 section_compile() {
 	md "## 1. Compile (\`sbc\`)"
 	md ""
 	md "Baseline: \`cat\` of the same file (the cost of starting a process and reading the input)."
 	md "Generated policies: \`bench/gen_policy.sh N\` (the omp shape plus N rule statements). Peak memory is"
-	md "the child's \`ru_maxrss\` from \`bench/rusage\`."
+	md "the child's \`ru_maxrss\` from \`bench/rusage\`. A size whose first run takes longer than $LIMIT s is"
+	md "stopped and reported as such (no figure)."
 	md ""
-	thead "input" ">rules (statements)" ">sbc median ms" "spread" ">ratio" ">peak RSS" ">per rule"
+	thead "input" ">statements" ">sbc median ms" "spread" ">ratio to cat" ">peak RSS" ">µs per rule" ">SBPL rules out"
 	if ! have "$SBC" || [ ! -f "$POLICY" ]; then
 		na "sbc" "sbc or examples/omp.sbx missing"; md ""; return
 	fi
-	local cmds=("cat=/bin/cat $POLICY" "omp=$SBC $POLICY") n
-	for n in $SIZES; do
-		"$ROOT_DIR/bench/gen_policy.sh" "$n" > "$T/gen_$n.sbx"
-		if ! "$SBC" "$T/gen_$n.sbx" > "$T/gen_$n.sb" 2> "$T/gen_$n.err"; then
-			log "sbc failed on gen_$n.sbx: $(head -3 "$T/gen_$n.err")"
-			continue
-		fi
-		cmds+=("gen$n=$SBC $T/gen_$n.sbx")
-	done
-	local runs=$RUNS
-	hf compile "$runs" "$W" -- "${cmds[@]}" || { na "sbc" "hyperfine failed (see results/compile.log)"; md ""; return; }
+	if ! hf compile "$RUNS" "$W" -- "cat=/bin/cat $POLICY" "omp=$SBC $POLICY"; then
+		na "sbc" "hyperfine failed (see results/compile.log)"; md ""; return
+	fi
 	local cat_ms omp_ms
 	cat_ms=$(hfv compile cat median)
 	omp_ms=$(hfv compile omp median)
-	row "\`cat examples/omp.sbx\` (baseline)" "–" "$cat_ms" "$(spread compile cat)" "1" "$(rss /bin/cat "$POLICY")" ""
-	row "\`sbc examples/omp.sbx\`" "$(grep -cE ';[[:space:]]*(#.*)?$' "$POLICY")" \
-		"$omp_ms" "$(spread compile omp)" "$(calc %.2f "$omp_ms / $cat_ms")" "$(rss "$SBC" "$POLICY")" ""
-	local prev="" prev_ms="" t100k=""
+	probe "$LIMIT" /bin/cat "$POLICY"
+	row "\`cat examples/omp.sbx\` (baseline)" "–" "$cat_ms" "$(spread compile cat)" "1" "$P_RSS" "" ""
+	probe "$LIMIT" "$SBC" "$POLICY"
+	row "\`sbc examples/omp.sbx\`" "$(grep -cE ';[[:space:]]*(#.*)?$' "$POLICY")" "$omp_ms" "$(spread compile omp)" \
+		"$(calc %.2f "$omp_ms / $cat_ms")" "$P_RSS" "" "$("$SBC" "$POLICY" 2> /dev/null | grep -cE '^\((allow|deny)')"
+	local n prev="" prev_ms="" t100k="" growth=""
 	for n in $SIZES; do
-		local t
-		t=$(hfv compile "gen$n" median)
-		if [ -z "$t" ]; then
-			row "generated $n" "$n" "sbc failed: $(head -1 "$T/gen_$n.err" | cut -c1-80)" "" "" "" ""
+		local f=$T/gen_$n.sbx t
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" > "$f"
+		probe "$LIMIT" "$SBC" "$f"
+		if [ "$P_STATUS" = timeout ]; then
+			row "generated $n" "$n" "> $((LIMIT * 1000)) (stopped after $LIMIT s)" "" "" "$P_RSS at stop" "" ""
+			growth+="$n rules: did not finish in $LIMIT s; "
+			[ "$n" = 100000 ] && t100k=$((LIMIT * 1000))
 			continue
 		fi
-		row "generated $n" "$n" "$t" "$(spread compile "gen$n")" "$(calc %.1f "$t / $cat_ms")" \
-			"$(rss "$SBC" "$T/gen_$n.sbx")" "$(calc '%.2f µs' "($t - $omp_ms) * 1000 / $n")"
+		if [ "$P_STATUS" != 0 ]; then
+			row "generated $n" "$n" "failed: sbc exit $P_STATUS" "" "" "" "" ""
+			continue
+		fi
+		local rss=$P_RSS
+		hf "compile$n" "$(runs_for "$P_MS")" "$([ "${P_MS%.*}" -gt 5000 ] && echo 0 || echo "$W")" -- "gen$n=$SBC $f" || {
+			row "generated $n" "$n" "failed: hyperfine (results/compile$n.log)" "" "" "" "" ""; continue; }
+		t=$(hfv "compile$n" "gen$n" median)
+		row "generated $n" "$n" "$t" "$(spread "compile$n" "gen$n")" "$(calc %.1f "$t / $cat_ms")" "$rss" \
+			"$(calc %.2f "($t - $omp_ms) * 1000 / $n")" "$("$SBC" "$f" 2> /dev/null | grep -cE '^\((allow|deny)')"
 		if [ -n "$prev" ]; then
-			growth="${growth:-}$n/$prev rules: time ×$(calc %.1f "$t / $prev_ms") (linear: ×$(calc %.0f "$n / $prev")); "
+			growth+="$prev→$n rules: time ×$(calc %.1f "$t / $prev_ms") (linear would be ×$(calc %.0f "$n / $prev")); "
 		fi
 		prev=$n prev_ms=$t
 		[ "$n" = 100000 ] && t100k=$t
@@ -264,16 +300,10 @@ section_compile() {
 	md ""
 	md "Growth: ${growth:-n/a}"
 	if [ -n "$t100k" ]; then
+		md ""
 		md "Target: 100k rules in under 1 s: $(verdict "$t100k" '<' 1000 ms) ($t100k ms)."
 	fi
 	md ""
-}
-# rss PROGRAM ARG... -> peak RSS of one run, e.g. "2.1 MiB"
-rss() {
-	have "$B/bench/rusage" || { echo "n/a"; return; }
-	local kb
-	kb=$("$B/bench/rusage" "$@" 2> /dev/null | sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p')
-	[ -n "$kb" ] && calc '%.1f MiB' "$kb / 1024" || echo "n/a"
 }
 
 # ---------------------------------------------------------------- 2 launch
@@ -286,7 +316,7 @@ section_launch() {
 	md "\`--ro-bind / / --dev /dev --tmpfs \$HOME --bind ~/.omp ~/.omp --bind WS WS --bind /tmp /tmp\`."
 	md "Home is the throwaway tmpfs home, the workspace \`~/ws\` (cwd)."
 	md ""
-	thead "command" ">median ms" "spread" ">minus bare" ">ratio to bare" ">ratio to bwrap"
+	thead "command" ">median ms" "spread" ">minus bare" ">ratio to bare" ">ratio to bwrap" ">CPU ms (user+sys)"
 	if [ "$in_ns" != 1 ]; then na "launch" "no private mount namespace"; md ""; return; fi
 	if ! have "$SBRUN" || [ ! -f "$PROFILE" ]; then na "launch" "sbrun or $PROFILE missing"; md ""; return; fi
 	if ! "$SBRUN" "$PROFILE" /bin/true 2> "$T/sbrun.err"; then
@@ -302,11 +332,12 @@ section_launch() {
 	hf launch "$LRUNS" "$LWARM" -- "${cmds[@]}" || { na "launch" "hyperfine failed (results/launch.log)"; md ""; return; }
 	local bare sb bw
 	bare=$(hfv launch bare median); sb=$(hfv launch sbrun median); bw=$(hfv launch bwrap median)
-	row "\`/bin/true\` (baseline)" "$bare" "$(spread launch bare)" "0" "1" "$([ -n "$bw" ] && calc %.2f "$bare / $bw")"
-	row "\`sbrun omp.sb /bin/true\`" "$sb" "$(spread launch sbrun)" "$(calc %.3f "$sb - $bare")" "$(calc %.2f "$sb / $bare")" "$([ -n "$bw" ] && calc %.2f "$sb / $bw")"
-	[ -n "$bw" ] && row "\`bwrap … /bin/true\`" "$bw" "$(spread launch bwrap)" "$(calc %.3f "$bw - $bare")" "$(calc %.2f "$bw / $bare")" "1"
+	row "\`/bin/true\` (baseline)" "$bare" "$(spread launch bare)" "0" "1" "$([ -n "$bw" ] && calc %.2f "$bare / $bw")" "$(cpu launch bare)"
+	row "\`sbrun omp.sb /bin/true\`" "$sb" "$(spread launch sbrun)" "$(calc %.3f "$sb - $bare")" "$(calc %.2f "$sb / $bare")" "$([ -n "$bw" ] && calc %.2f "$sb / $bw")" "$(cpu launch sbrun)"
+	[ -n "$bw" ] && row "\`bwrap … /bin/true\`" "$bw" "$(spread launch bwrap)" "$(calc %.3f "$bw - $bare")" "$(calc %.2f "$bw / $bare")" "1" "$(cpu launch bwrap)"
 	md ""
 	md "Targets: within 2 ms of bare: $(verdict "$(calc %.3f "$sb - $bare")" '<' 2 ms); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
+	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
 	md ""
 }
 
@@ -350,6 +381,7 @@ section_plan() {
 		else
 			lsb="failed: $(head -1 "$T/tl$n.err" 2> /dev/null | cut -c1-60)"
 		fi
+		umount -R "$root" || log "could not unmount $root"
 		row "$n" "${rules:-?}" "$med" "${mn:+$mn–$mx}" \
 			"$([ -n "$rules" ] && [ "$rules" -gt 0 ] && [ -n "$mn" ] && calc %.2f "$med * 1000 / $rules")" \
 			"$lsb" "$lbare" "$([ -n "$lbare" ] && calc %.3f "$lsb - $lbare")"
@@ -373,7 +405,7 @@ section_workload() {
 	md "\`$HASH_DIR\` ($(find "$HASH_DIR" -type f 2> /dev/null | wc -l) files, $(du -sh "$HASH_DIR" 2> /dev/null | cut -f1))."
 	[ "$DO_MAKE" = 1 ] && md "make: \`make -j2 all\` of a copy of this project in the workspace, from clean."
 	md ""
-	thead "job" ">bare median ms" "bare spread" ">sbrun median ms" "sbrun spread" ">sbrun / bare" "target < 1.05"
+	thead "job" ">bare median ms" "bare spread" ">sbrun median ms" "sbrun spread" ">sbrun / bare" "target < 1.05" ">CPU ratio (user+sys)"
 	if [ "$in_ns" != 1 ]; then na "workload" "no private mount namespace"; md ""; return; fi
 	if ! have "$SBRUN" || ! "$SBRUN" "$PROFILE" /bin/true 2> /dev/null; then na "workload" "sbrun unusable"; md ""; return; fi
 	local wl=$ROOT_DIR/bench/workload.sh
@@ -398,42 +430,71 @@ wrow() {
 	b=$(hfv "$1" bare median); s=$(hfv "$1" sbrun median)
 	local r
 	r=$(calc %.3f "$s / $b")
-	row "$2" "$b" "$(spread "$1" bare)" "$s" "$(spread "$1" sbrun)" "$r" "$(verdict "$r" '<' 1.05 '')"
+	row "$2" "$b" "$(spread "$1" bare)" "$s" "$(spread "$1" sbrun)" "$r" "$(verdict "$r" '<' 1.05 '')" "$(calc %.3f "$(cpu "$1" sbrun) / $(cpu "$1" bare)")"
 }
 
 # ---------------------------------------------------------------- 5 evaluator
 section_eval() {
 	md "## 5. Evaluator and \`sbc diff\`"
 	md ""
-	thead "measurement" ">result" "spread" "baseline" "target" "verdict"
+	thead "measurement" ">result" "spread" "baseline / detail" "target" "verdict / growth"
 	local eb=$B/bin/eval_bench
 	have "$eb" || eb=$B/bench/eval_bench
 	if have "$eb" && [ -f "$PROFILE" ]; then
-		local line
-		line=$("$eb" "$PROFILE" "$EVAL_SECS" 2> "$T/eval.err" | tail -1)
-		local rate
-		rate=$(grep -oE '[0-9.]+[eE]?[0-9+]* *(decisions?/s|/s)' <<< "$line" | head -1 | grep -oE '^[0-9.eE+]+')
-		row "\`decide()\` on omp.sb (\`bench/eval_bench\`)" "${rate:-?} /s" "" "\`$line\`" "> 1M/s" \
-			"$([ -n "$rate" ] && verdict "$rate" '>' 1000000 '/s')"
+		local line="" rates=() i rate
+		for ((i = 0; i < EVAL_RUNS; i++)); do
+			line=$("$eb" "$PROFILE" "$EVAL_SECS" 2> "$T/eval.err" | tail -1)
+			rate=$(grep -oE '[0-9.]+ decisions/s' <<< "$line" | grep -oE '^[0-9.]+')
+			[ -n "$rate" ] && rates+=("$rate")
+		done
+		if [ ${#rates[@]} -gt 0 ]; then
+			local sorted
+			sorted=$(printf '%s\n' "${rates[@]}" | sort -g)
+			local med mn mx
+			med=$(sed -n "$(( (${#rates[@]} + 1) / 2 ))p" <<< "$sorted")
+			mn=$(head -1 <<< "$sorted"); mx=$(tail -1 <<< "$sorted")
+			row "\`decide()\` on omp.sb (\`eval_bench\`, CPU time, $EVAL_RUNS runs of $EVAL_SECS s)" \
+				"$(calc %.0f "$med") /s" "$(calc %.0f "$mn")–$(calc %.0f "$mx")" "\`${line#eval_bench: }\`" "> 1M/s" \
+				"$(verdict "$med" '>' 1000000 '/s')"
+		else
+			na "decide() throughput" "eval_bench failed: $(head -1 "$T/eval.err" | cut -c1-80)"
+		fi
 	else
 		na "decide() throughput" "bench/eval_bench (branch sbpl) not built yet"
 	fi
-	if have "$SBC" && "$ROOT_DIR/bench/gen_policy.sh" "$DIFF_N" 0 > "$T/d0.sbx" &&
-		"$ROOT_DIR/bench/gen_policy.sh" "$DIFF_N" 1 > "$T/d1.sbx" &&
-		"$SBC" "$T/d0.sbx" > "$T/d0.sb" 2> /dev/null && "$SBC" "$T/d1.sbx" > "$T/d1.sb" 2> /dev/null; then
-		"$SBC" diff "$T/d0.sb" "$T/d1.sb" > "$T/diff.out" 2> "$T/diff.err"
-		local drc=$?
-		if [ "$drc" -le 2 ] && hf diff "$RUNS" "$W" -i -- "same=$SBC diff $T/d0.sb $T/d0.sb" "diff=$SBC diff $T/d0.sb $T/d1.sb"; then
-			local dm sm
-			dm=$(hfv diff diff median); sm=$(hfv diff same median)
-			row "\`sbc diff\` two $DIFF_N-rule profiles (10% of rules differ; exit $drc)" "$dm ms" "$(spread diff diff)" \
-				"a profile against itself: $sm ms" "–" "–"
-		else
-			na "sbc diff" "sbc diff failed (exit $drc): $(head -1 "$T/diff.err" | cut -c1-80)"
+	local n dprev="" dprev_ms=""
+	for n in $DIFF_SIZES; do
+		if ! have "$SBC"; then na "sbc diff" "sbc not built"; break; fi
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" 0 > "$T/d0_$n.sbx"
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" 1 > "$T/d1_$n.sbx"
+		if ! timeout "$LIMIT" "$SBC" "$T/d0_$n.sbx" > "$T/d0_$n.sb" 2> /dev/null ||
+			! timeout "$LIMIT" "$SBC" "$T/d1_$n.sbx" > "$T/d1_$n.sb" 2> /dev/null; then
+			na "\`sbc diff\` $n rules" "sbc could not compile the generated $n-rule policies within $LIMIT s"
+			continue
 		fi
-	else
-		na "sbc diff" "sbc missing or cannot compile the generated $DIFF_N-rule policies"
-	fi
+		local label="\`sbc diff\` two $n-rule profiles ($((n / 10)) rules differ)"
+		probe "$LIMIT" "$SBC" diff "$T/d0_$n.sb" "$T/d1_$n.sb"
+		if [ "$P_STATUS" = timeout ]; then
+			row "$label" "> $((LIMIT * 1000)) ms (stopped after $LIMIT s)" "" "" "–" "–"
+			continue
+		fi
+		case $P_STATUS in 0|1|2) ;; *)
+			na "$label" "sbc diff failed (exit $P_STATUS): $("$SBC" diff "$T/d0_$n.sb" "$T/d1_$n.sb" 2>&1 > /dev/null | head -1 | cut -c1-80)"
+			continue ;;
+		esac
+		local drc=$P_STATUS r
+		r=$(runs_for "$P_MS")
+		if hf "diff$n" "$r" "$([ "${P_MS%.*}" -gt 5000 ] && echo 0 || echo "$W")" -i -- \
+			"same=$SBC diff $T/d0_$n.sb $T/d0_$n.sb" "diff=$SBC diff $T/d0_$n.sb $T/d1_$n.sb"; then
+			local dm sm
+			dm=$(hfv "diff$n" diff median); sm=$(hfv "diff$n" same median)
+			row "$label, exit $drc" "$dm ms" "$(spread "diff$n" diff)" "a profile against itself: $sm ms" "–" \
+				"$([ -n "$dprev" ] && echo "×$(calc %.1f "$dm / $dprev_ms") for ×$(calc %.0f "$n / $dprev") rules")"
+			dprev=$n dprev_ms=$dm
+		else
+			na "$label" "hyperfine failed (results/diff$n.log)"
+		fi
+	done
 	md ""
 }
 
@@ -447,7 +508,7 @@ section_orig() {
 	md "compared with \`omp-sandboxed --print-profile\` (in-process, no subprocess) on the same inputs; omp is a"
 	md "stand-in script on PATH. Processes and execs are counted with \`strace -f\`."
 	md ""
-	thead "command" ">median ms" "spread" ">processes created" ">programs exec'd" ">ratio"
+	thead "command" ">median ms" "spread" ">processes created" ">programs exec'd" ">ratio" ">CPU ms (user+sys)"
 	if ! have "$OMPS"; then na "omp-sandboxed" "not built"; md ""; return; fi
 	local fb=$T/fakebin
 	mkdir -p "$fb"
@@ -461,8 +522,8 @@ section_orig() {
 		{ na "orig" "hyperfine failed (results/orig.log)"; md ""; return; }
 	local mm om
 	mm=$(hfv orig model median); om=$(hfv orig ours median)
-	row "\`orig_wrapper_model.sh\` (the original's forks)" "$mm" "$(spread orig model)" "$(procs "$model")" "$(execs "$model")" "$(calc %.1f "$mm / $om")"
-	row "\`omp-sandboxed --print-profile\`" "$om" "$(spread orig ours)" "$(procs "$OMPS" --print-profile)" "$(execs "$OMPS" --print-profile)" "1"
+	row "\`orig_wrapper_model.sh\` (the original's forks)" "$mm" "$(spread orig model)" "$(procs "$model")" "$(execs "$model")" "$(calc %.1f "$mm / $om")" "$(cpu orig model)"
+	row "\`omp-sandboxed --print-profile\`" "$om" "$(spread orig ours)" "$(procs "$OMPS" --print-profile)" "$(execs "$OMPS" --print-profile)" "1" "$(cpu orig ours)"
 	md ""
 	md "Profile sizes: model $(PATH=$fb:$PATH "$model" | wc -c) bytes, ours $(wc -c < "$T/omps.sb") bytes."
 	md ""
@@ -482,12 +543,10 @@ execs() {
 	grep -E 'execve\(' "$T/strace.out" | grep -c '= 0$'
 }
 
-section_compile
-section_launch
-section_plan
-section_workload
-section_eval
-section_orig
+# SB_BENCH_ONLY="plan workload" runs a subset (for working on one section).
+for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig}; do
+	"section_$s"
+done
 
 md "## Host load"
 md ""
