@@ -298,8 +298,10 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = SB_EXIT_SETUP;
 		}
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = 3,
-			     .allow_unsandboxed = cfg->allow_unsandboxed };
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+			     .allow_unsandboxed = cfg->allow_unsandboxed,
+			     .allow_unenforceable = cfg->allow_unenforceable,
+			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_PROFILE:
