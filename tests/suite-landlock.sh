@@ -170,6 +170,19 @@ expect_rc "unenforceable deny refused" 78 "not-enforceable" \
 expect_rc "unenforceable deny runs when opted in" 0 "" \
 	"$LLRUN" -p "$ROOT/tests/landlock/unanchored.llspec" --allow-unenforceable -- "$PROBE" stat /
 
+# ---- seccomp ----
+U=("$LLRUN" -p "$ROOT/tests/landlock/unix-deny.llspec")
+got=$("${U[@]}" -- "$PROBE" socket_unix x 2>/dev/null)
+[ "$got" = EPERM ] && pass "socket(AF_UNIX) refused when the profile denies UNIX sockets" || fail "AF_UNIX block: $got"
+got=$("${L[@]}" -- "$PROBE" socket_unix x 2>/dev/null)
+[ "$got" = OK ] && pass "socket(AF_UNIX) allowed when the profile does not deny it" || fail "AF_UNIX allowed: $got"
+got=$("${L[@]}" -- "$PROBE" io_uring x 2>/dev/null)
+[ "$got" = EPERM ] && pass "io_uring_setup refused" || fail "io_uring_setup: $got"
+if [ "$(uname -m)" = x86_64 ]; then
+	rc=$( ("${L[@]}" -- "$PROBE" x32 x >/dev/null 2>&1; echo $?) 2>/dev/null)
+	[ $rc = 159 ] && pass "x32 system call kills the process (SIGSYS)" || fail "x32 call: exit $rc"
+fi
+
 # ---- ABI emulation (test clamp): truncation hole below ABI 3 ----
 kabi=$("$LLRUN" --doctor | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')
 for n in $(seq 1 "$kabi"); do
