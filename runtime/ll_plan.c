@@ -230,6 +230,12 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 	sb_ll_plan *plan = pl->plan;
 	pl->lp = sb_profile_new();
 	pl->lp->version = pl->orig->version;
+	/* Forms the reader kept but does not model make decide() answer
+	 * "unknown" where they could matter; the plan treats that as deny.  */
+	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
+		const sb_unmodelled *u = &pl->orig->unmodelled[i];
+		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+	}
 	for (size_t i = 0; i < pl->orig->nrules; i++) {
 		const sb_rule *r = pl->orig->rules[i];
 		if (!rule_relevant(r) || r->nfilters == 0) {
@@ -702,7 +708,7 @@ static void scan_other_ops(planner *pl, const sb_linux_opts *o)
 	}
 	/* (deny default) with no network allow: network stays open on Linux.  */
 	sb_decision d = sb_decide(pl->orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
-	if (d.kind != SB_DEC_ALLOW && (!d.rule || d.rule->nfilters == 0)) {
+	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
 		plan->unenforceable++;
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, d.rule ? rule_file(d.rule) : NULL,
 				 d.rule ? rule_line(d.rule) : 0,
