@@ -4,6 +4,8 @@
 #                   in a private mount namespace with a throwaway home
 #   make test       install deps (Debian, as root), build, run every suite
 #   make test-sanitize  the same suites under ASan+UBSan (build-san/)
+#   make bench      the benchmark (bench/run.sh, writes docs/benchmarks.md);
+#                   make bench-quick: small sizes, few runs (as in CI)
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -23,6 +25,11 @@ LDLIBS  += -lm
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
+endif
+# FUZZ=1: objects instrumented for libFuzzer (clang only; see `make fuzz`).
+ifeq ($(FUZZ),1)
+CC      := clang
+CFLAGS  += -fsanitize=fuzzer-no-link
 endif
 ifneq ($(V),1)
 Q := @
@@ -53,7 +60,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize clean deps install uninstall
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -124,6 +131,16 @@ $(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
 
+# ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
+# bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
+$(B)/bench/%: bench/%.c $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a $(LDLIBS)
+bench:
+	$(Q)B=$(B) bench/run.sh
+bench-quick:
+	$(Q)B=$(B) bench/run.sh --quick
+
 $(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
@@ -147,10 +164,30 @@ unit: $(B)/tests/unit
 	$(Q)$(B)/tests/unit
 
 test-sanitize: deps
-	$(Q)$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+	$(Q)SBX_IN_SANITIZE=1 ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+		$(MAKE) --no-print-directory B=build-san SAN=1 OPT="-O1 -g" check
+
+# ---- fuzzing: libFuzzer harnesses fuzz/fuzz_*.c, seed corpora fuzz/corpus/NAME/ ----
+# `make fuzz` builds them with clang (ASan+UBSan) into build-fuzz/ and runs
+# each for FUZZ_SECONDS (default 60); findings land in build-fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+
+$(B)/fuzz/%: fuzz/%.c $(B)/lib/libsbcore.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/lib/libsbcore.a $(LDFLAGS) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz-run: $(FUZZ_BINS)
+	$(Q)B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_BINS)
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory B=build-fuzz SAN=1 FUZZ=1 OPT="-O1 -g" fuzz-run
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -161,3 +198,60 @@ bench-eval: $(B)/bin/eval_bench
 $(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- install / uninstall (GNU conventions; DESTDIR for staged installs) ----
+# make install PREFIX=/opt/omp-sandbox   or   make install DESTDIR=/tmp/stage
+# Installs outside every directory the sandbox can write (D7): never into ~/.omp.
+prefix     ?= /usr/local
+PREFIX     ?= $(prefix)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+INSTALL    ?= install
+# mkdir -p, not install -d: install -d would also chmod existing directories
+# such as Debian's setgid /usr/local/share (2775).
+MKDIR_P    ?= mkdir -p
+PKGDATADIR := $(DATADIR)/omp-sandbox
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+VIMDIR     ?= $(DATADIR)/vim/vimfiles
+PROGRAMS   := sbc sbrun omp-sandboxed
+MAN1       := $(wildcard man/*.1)
+MAN5       := $(wildcard man/*.5)
+EXAMPLES   := $(wildcard examples/*.sbx examples/README.md)
+EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
+
+.PHONY: check-portable
+install: all
+	$(MKDIR_P) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
+	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(PKGDATADIR)/examples/
+	$(if $(EXAMPLES_CI),$(INSTALL) -m 644 $(EXAMPLES_CI) $(DESTDIR)$(PKGDATADIR)/examples/ci/)
+	$(foreach p,$(PROGRAMS),$(INSTALL) -m 644 completions/$(p).bash $(DESTDIR)$(BASHCOMPDIR)/$(p);)
+	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
+	$(INSTALL) -m 644 editors/vim/ftdetect/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/,$(notdir $(EXAMPLES)))
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/ci/,$(notdir $(EXAMPLES_CI)))
+	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
+	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
+	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+
+# The suites that need no Linux kernel feature (macOS, Homebrew): the unit
+# tests and the compiler/evaluator suites (golden output, check goldens,
+# explain/diff).  Exit 77 (skip) counts as success.
+PORTABLE_SUITES := golden checks explain
+check-portable: all $(B)/tests/unit
+	$(Q)$(B)/tests/unit
+	$(Q)for s in $(PORTABLE_SUITES); do f=tests/suite-$$s.sh; [ -e "$$f" ] || continue; \
+		B=$(B) bash "$$f"; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ] || exit 1; done

@@ -1,0 +1,562 @@
+#!/bin/bash
+# bench/run.sh - the omp-sandbox benchmark: one command, one run, every
+# figure next to a baseline measured in the same run.  Writes a Markdown
+# report (default docs/benchmarks.md) and the raw hyperfine JSON/CSV under
+# $B/bench/results/.
+#
+#   bench/run.sh            full run (sizes 1k/10k/100k, many runs; ~10 min)
+#   bench/run.sh --quick    small sizes, few runs (CI: tests/suite-bench.sh);
+#                           writes $B/bench/benchmarks-quick.md by default
+#   --out FILE              write the report there instead
+#
+# Needs root for the private mount namespace (throwaway home on a tmpfs, the
+# generated trees of gen_tree.sh); without it the sections that need one say
+# "not run".  Tools: hyperfine, bwrap, strace (scripts/deps.sh installs them).
+# No section ever fails the run for being slow: there are no timing
+# assertions here; a missed target is reported with its margin.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT_DIR=$PWD
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT_DIR/$B ;; esac
+export B
+
+ARGS=("$@")
+quick=0
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1 ;;
+	--out) out=${2:?--out needs a file}; shift ;;
+	--out=*) out=${1#--out=} ;;
+	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+if [ -z "$out" ]; then
+	if [ "$quick" = 1 ]; then out=$B/bench/benchmarks-quick.md; else out=$ROOT_DIR/docs/benchmarks.md; fi
+fi
+case $out in /*) ;; *) out=$ROOT_DIR/$out ;; esac
+export SB_BENCH_QUICK=$quick SB_BENCH_OUT=$out
+
+log() { echo "bench: $*" >&2; }
+
+# ---------------------------------------------------------------- outer part
+# Build (outside the namespace, so the products persist), then run the
+# measurements in a private mount namespace, then remove the (empty) mount
+# point.  Never `rm -rf` anything that may hold bind mounts of /.
+if [ -z "${SB_BENCH_NS_TMP:-}" ]; then
+	log "building ($B)"
+	make --no-print-directory -s B="$B" all >&2 || log "build of sbc/sbrun/omp-sandboxed failed; sections that need them will say so"
+	for t in rusage landlock_abi plan_bench eval_bench; do
+		[ -e "bench/$t.c" ] || continue
+		# eval_bench may have its own rule ($B/bin/eval_bench, branch sbpl)
+		[ $t = eval_bench ] && make --no-print-directory -s B="$B" "$B/bin/$t" > /dev/null 2>&1 && continue
+		make --no-print-directory -s B="$B" "$B/bench/$t" >&2 || log "could not build $B/bench/$t"
+	done
+	mkdir -p "$B/bench/results" "$(dirname "$out")"
+	if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
+		tmp=$(mktemp -d /tmp/sbbench.XXXXXXXX)
+		SB_BENCH_NS_TMP=$tmp unshare -m --propagation private "$0" "${ARGS[@]}"
+		rc=$?
+		rmdir "$tmp" 2> /dev/null || log "left $tmp (not empty?)"
+		exit $rc
+	fi
+	log "not root or no unshare: running without a private mount namespace"
+	SB_BENCH_NS_TMP=none exec "$0" "${ARGS[@]}"
+fi
+
+# ---------------------------------------------------------------- set-up
+T=$SB_BENCH_NS_TMP
+R=$B/bench/results
+in_ns=0
+if [ "$T" != none ]; then
+	in_ns=1
+	mount -t tmpfs -o mode=0700 sbbench "$T" || { log "cannot mount a tmpfs on $T"; exit 1; }
+else
+	T=$(mktemp -d /tmp/sbbench.XXXXXXXX)
+	trap 'rm -rf "$T"' EXIT
+fi
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin
+export LC_ALL=C
+SBC=$B/bin/sbc SBRUN=$B/bin/sbrun OMPS=$B/bin/omp-sandboxed
+PROFILE=$B/gen/omp.sb
+POLICY=$ROOT_DIR/examples/omp.sbx
+
+# The throwaway home: a tmpfs over the real home of this uid, so nothing of
+# the real one is read or written (the launch sections run with it).
+real_home=$(getent passwd "$(id -un)" | cut -d: -f6)
+if [ "$in_ns" = 1 ] && [ -n "$real_home" ] && [ -d "$real_home" ]; then
+	mount -t tmpfs -o mode=0700 sbbench-home "$real_home"
+	export HOME=$real_home
+else
+	export HOME=$T/home
+	mkdir -p "$HOME"
+fi
+mkdir -p -m 0700 "$HOME/.omp"
+WS=$HOME/ws
+mkdir -p "$WS"
+export TMPDIR=/tmp
+cd "$WS" || exit 1
+
+if [ "$quick" = 1 ]; then
+	SIZES="100 1000"; TREE_SIZES="100 300"; W=1; RUNS=3; LRUNS=10; LWARM=3
+	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5
+else
+	SIZES="1000 10000 100000"; TREE_SIZES="100 1000 10000"; W=3; RUNS=10; LRUNS=200; LWARM=20
+	LIMIT=120; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="1000 10000"; ORUNS=30
+fi
+
+have() { [ -x "$1" ]; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.3f", s * 1000 }'; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# hf NAME RUNS WARMUP [HYPERFINE-OPTION...] -- LABEL=COMMAND...
+# Runs hyperfine without a shell; keeps JSON and CSV in $R.  Returns
+# hyperfine's status.
+hf() {
+	local name=$1 runs=$2 warm=$3
+	shift 3
+	local opts=() cmds=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	local c
+	for c in "$@"; do cmds+=(-n "${c%%=*}" "${c#*=}"); done
+	hyperfine -N --style none --warmup "$warm" --runs "$runs" "${opts[@]}" \
+		--export-json "$R/$name.json" --export-csv "$R/$name.csv" "${cmds[@]}" \
+		> "$R/$name.log" 2>&1
+}
+# hfv NAME LABEL FIELD -> the field (mean, stddev, median, min, max) in ms
+hfv() {
+	local v
+	v=$(awk -F, -v l="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == l { print $(col[f]); exit }' "$R/$1.csv" 2> /dev/null)
+	[ -n "$v" ] && ms "$v"
+}
+# cpu NAME LABEL -> mean user + system time in ms (less sensitive to a busy
+# host than wall time: time spent waiting for a CPU is not counted)
+cpu() {
+	local u s
+	u=$(hfv "$1" "$2" user); s=$(hfv "$1" "$2" system)
+	[ -n "$u" ] && calc %.3f "$u + $s"
+}
+# spread NAME LABEL -> "min–max, sd X"
+spread() {
+	printf '%s–%s, sd %s' "$(hfv "$1" "$2" min)" "$(hfv "$1" "$2" max)" "$(hfv "$1" "$2" stddev)"
+}
+# Markdown output is collected in $T/report.md and copied at the end.
+REPORT=$T/report.md
+: > "$REPORT"
+md() { printf '%s\n' "$*" >> "$REPORT"; }
+row() {
+	local line="|" c
+	for c in "$@"; do line+=" ${c//|/\\|} |"; done
+	printf "%s\n" "$line" >> "$REPORT"
+}
+# thead CELL... : a header row and its separator (alignment from a leading
+# ">" = right); remembers the width for na().
+NCOLS=2
+thead() {
+	local c h=() s=()
+	for c in "$@"; do
+		if [ "${c#>}" != "$c" ]; then h+=("${c#>}"); s+=("---:"); else h+=("$c"); s+=("---"); fi
+	done
+	NCOLS=$#
+	row "${h[@]}"
+	row "${s[@]}"
+}
+# na WHAT WHY: a row saying a measurement was not run, padded to the table.
+na() {
+	local cells=("$1" "not run: $2") i
+	for ((i = 2; i < NCOLS; i++)); do cells+=(""); done
+	row "${cells[@]}"
+}
+# verdict VALUE OP LIMIT UNIT -> "met" or "missed by X UNIT (Y%)"
+verdict() {
+	awk -v v="$1" -v op="$2" -v l="$3" -v u="$4" 'BEGIN {
+		ok = (op == "<") ? (v < l) : (v > l)
+		if (ok) { printf "met"; exit }
+		d = (op == "<") ? v - l : l - v
+		printf "**missed** by %.3g %s (%.0f%%)", d, u, (l != 0 ? 100 * d / l : 0) }'
+}
+
+# ---------------------------------------------------------------- machine
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+abi="unknown"
+have "$B/bench/landlock_abi" && abi=$("$B/bench/landlock_abi")
+md "# Benchmarks"
+md ""
+md "Generated by \`bench/run.sh$([ "$quick" = 1 ] && echo ' --quick')\` on $(date -u '+%Y-%m-%d %H:%M UTC'); regenerate with \`make bench\`."
+md "Every ratio compares figures measured in this same run. Times are medians of hyperfine runs"
+md "(no shell, \`-N\`), with the spread as min–max and standard deviation, in milliseconds."
+md ""
+md "## How to run"
+md ""
+md "\`\`\`sh"
+md "make bench         # = bench/run.sh: full run, rewrites docs/benchmarks.md (about 10 minutes, as root)"
+md "make bench-quick   # = bench/run.sh --quick: small sizes, few runs; what CI runs (tests/suite-bench.sh)"
+md "\`\`\`"
+md ""
+md "\`bench/run.sh\` builds what it needs, then measures inside a private mount namespace (\`unshare -m\`) with a"
+md "throwaway home on a tmpfs, so the real home is never read or written. Files: \`bench/gen_policy.sh\` (policies"
+md "of N rules), \`bench/gen_tree.sh\` (N entries beside the home), \`bench/plan_bench.c\` (the Landlock planner"
+md "alone), \`bench/workload.sh\` (the file-heavy jobs), \`bench/orig_wrapper_model.sh\` (the original wrapper's"
+md "forks), \`bench/rusage.c\` (peak memory), \`bench/eval_bench.c\` (decide() throughput). Raw hyperfine JSON"
+md "and CSV land in \`build/bench/results/\`."
+md ""
+md "How to read it: compare each figure with the baseline row of its own table, measured minutes apart on"
+md "the same machine; \"ratio\" is median over baseline median. The spread (min–max, standard deviation) shows"
+md "how noisy a figure is: on a shared host a long tail is other jobs, not the code under test. A target"
+md "line says \"met\" or by how much it was missed; the analysis at the end says why and what would close it."
+md ""
+md "## Machine"
+md ""
+md "| | |"
+md "|---|---|"
+md "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc) |"
+md "| kernel | $(uname -sr) |"
+md "| Landlock ABI | $abi |"
+md "| tools | $(hyperfine --version 2> /dev/null), $(bwrap --version 2> /dev/null), $(${CC:-cc} --version 2> /dev/null | head -1) |"
+md "| mode | $([ "$quick" = 1 ] && echo 'quick (CI: small sizes, few runs; not for conclusions)' || echo full) |"
+md "| load average at start | $load_start (1/5/15 min) |"
+md "| namespace | $([ "$in_ns" = 1 ] && echo 'private mount namespace, throwaway home on a tmpfs' || echo 'none (not root): launch and planning sections not run') |"
+md ""
+
+# ---------------------------------------------------------------- 1 compile
+# probe LIMIT PROGRAM ARG... : one run under bench/rusage with a time limit;
+# sets P_MS (wall), P_RSS ("x.y MiB") and P_STATUS (exit status or "timeout").
+probe() {
+	local limit=$1 line
+	shift
+	P_MS="" P_RSS="n/a" P_STATUS="n/a"
+	if ! have "$B/bench/rusage"; then
+		"$@" > /dev/null 2>&1 && P_STATUS=0 || P_STATUS=$?
+		return
+	fi
+	line=$("$B/bench/rusage" -t "$limit" "$@" 2> /dev/null)
+	P_MS=$(sed -n 's/.*wall_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+	P_STATUS=$(sed -n 's/.*status=\([a-z0-9]*\).*/\1/p' <<< "$line")
+	local kb
+	kb=$(sed -n 's/.*maxrss_kb=\([0-9]*\).*/\1/p' <<< "$line")
+	[ -n "$kb" ] && P_RSS=$(calc '%.1f MiB' "$kb / 1024")
+}
+# runs_for MS: fewer hyperfine runs for slow commands (a 100k compile may
+# take seconds): at most about 60 s per command.
+runs_for() {
+	awk -v ms="$1" -v r="$RUNS" 'BEGIN { n = int(60000 / (ms + 1)); if (n > r) n = r; if (n < 2) n = 2; print n }'
+}
+
+section_compile() {
+	md "## 1. Compile (\`sbc\`)"
+	md ""
+	md "Baseline: \`cat\` of the same file (the cost of starting a process and reading the input)."
+	md "Generated policies: \`bench/gen_policy.sh N\` (the omp shape plus N rule statements). Peak memory is"
+	md "the child's \`ru_maxrss\` from \`bench/rusage\`. A size whose first run takes longer than $LIMIT s is"
+	md "stopped and reported as such (no figure)."
+	md ""
+	thead "input" ">statements" ">sbc median ms" "spread" ">ratio to cat" ">peak RSS" ">µs per rule" ">SBPL rules out"
+	if ! have "$SBC" || [ ! -f "$POLICY" ]; then
+		na "sbc" "sbc or examples/omp.sbx missing"; md ""; return
+	fi
+	if ! hf compile "$RUNS" "$W" -- "cat=/bin/cat $POLICY" "omp=$SBC $POLICY"; then
+		na "sbc" "hyperfine failed (see results/compile.log)"; md ""; return
+	fi
+	local cat_ms omp_ms
+	cat_ms=$(hfv compile cat median)
+	omp_ms=$(hfv compile omp median)
+	probe "$LIMIT" /bin/cat "$POLICY"
+	row "\`cat examples/omp.sbx\` (baseline)" "–" "$cat_ms" "$(spread compile cat)" "1" "$P_RSS" "" ""
+	probe "$LIMIT" "$SBC" "$POLICY"
+	row "\`sbc examples/omp.sbx\`" "$(grep -cE ';[[:space:]]*(#.*)?$' "$POLICY")" "$omp_ms" "$(spread compile omp)" \
+		"$(calc %.2f "$omp_ms / $cat_ms")" "$P_RSS" "" "$("$SBC" "$POLICY" 2> /dev/null | grep -cE '^\((allow|deny)')"
+	local n prev="" prev_ms="" t100k="" growth=""
+	for n in $SIZES; do
+		local f=$T/gen_$n.sbx t
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" > "$f"
+		probe "$LIMIT" "$SBC" "$f"
+		if [ "$P_STATUS" = timeout ]; then
+			row "generated $n" "$n" "> $((LIMIT * 1000)) (stopped after $LIMIT s)" "" "" "$P_RSS at stop" "" ""
+			growth+="$n rules: did not finish in $LIMIT s; "
+			[ "$n" = 100000 ] && t100k=$((LIMIT * 1000))
+			continue
+		fi
+		if [ "$P_STATUS" != 0 ]; then
+			row "generated $n" "$n" "failed: sbc exit $P_STATUS" "" "" "" "" ""
+			continue
+		fi
+		local rss=$P_RSS
+		hf "compile$n" "$(runs_for "$P_MS")" "$([ "${P_MS%.*}" -gt 5000 ] && echo 0 || echo "$W")" -- "gen$n=$SBC $f" || {
+			row "generated $n" "$n" "failed: hyperfine (results/compile$n.log)" "" "" "" "" ""; continue; }
+		t=$(hfv "compile$n" "gen$n" median)
+		row "generated $n" "$n" "$t" "$(spread "compile$n" "gen$n")" "$(calc %.1f "$t / $cat_ms")" "$rss" \
+			"$(calc %.2f "($t - $omp_ms) * 1000 / $n")" "$("$SBC" "$f" 2> /dev/null | grep -cE '^\((allow|deny)')"
+		if [ -n "$prev" ]; then
+			growth+="$prev→$n rules: time ×$(calc %.1f "$t / $prev_ms") (linear would be ×$(calc %.0f "$n / $prev")); "
+		fi
+		prev=$n prev_ms=$t
+		[ "$n" = 100000 ] && t100k=$t
+	done
+	md ""
+	md "Growth: ${growth:-n/a}"
+	if [ -n "$t100k" ]; then
+		md ""
+		md "Target: 100k rules in under 1 s: $(verdict "$t100k" '<' 1000 ms) ($t100k ms)."
+	fi
+	md ""
+}
+
+# ---------------------------------------------------------------- 2 launch
+BWRAP_ARGS=()
+section_launch() {
+	md "## 2. Launch overhead (Linux)"
+	md ""
+	md "Baseline: bare \`/bin/true\`. \`sbrun\` runs it under the compiled omp profile (Landlock, no_new_privs,"
+	md "seccomp); \`bwrap\` runs it under the closest bubblewrap equivalent of that policy:"
+	md "\`--ro-bind / / --dev /dev --tmpfs \$HOME --bind ~/.omp ~/.omp --bind WS WS --bind /tmp /tmp\`."
+	md "Home is the throwaway tmpfs home, the workspace \`~/ws\` (cwd)."
+	md ""
+	thead "command" ">median ms" "spread" ">minus bare" ">ratio to bare" ">ratio to bwrap" ">CPU ms (user+sys)"
+	if [ "$in_ns" != 1 ]; then na "launch" "no private mount namespace"; md ""; return; fi
+	if ! have "$SBRUN" || [ ! -f "$PROFILE" ]; then na "launch" "sbrun or $PROFILE missing"; md ""; return; fi
+	if ! "$SBRUN" "$PROFILE" /bin/true 2> "$T/sbrun.err"; then
+		na "sbrun" "sbrun $PROFILE /bin/true failed: $(head -1 "$T/sbrun.err" | cut -c1-100)"; md ""; return
+	fi
+	BWRAP_ARGS=(--ro-bind / / --dev /dev --tmpfs "$HOME" --bind "$HOME/.omp" "$HOME/.omp" --bind "$WS" "$WS" --bind /tmp /tmp)
+	local cmds=("bare=/bin/true" "sbrun=$SBRUN $PROFILE /bin/true")
+	if command -v bwrap > /dev/null && bwrap "${BWRAP_ARGS[@]}" /bin/true 2> "$T/bwrap.err"; then
+		cmds+=("bwrap=$(command -v bwrap) ${BWRAP_ARGS[*]} /bin/true")
+	else
+		log "bwrap unusable: $(head -1 "$T/bwrap.err" 2> /dev/null)"
+	fi
+	hf launch "$LRUNS" "$LWARM" -- "${cmds[@]}" || { na "launch" "hyperfine failed (results/launch.log)"; md ""; return; }
+	local bare sb bw
+	bare=$(hfv launch bare median); sb=$(hfv launch sbrun median); bw=$(hfv launch bwrap median)
+	row "\`/bin/true\` (baseline)" "$bare" "$(spread launch bare)" "0" "1" "$([ -n "$bw" ] && calc %.2f "$bare / $bw")" "$(cpu launch bare)"
+	row "\`sbrun omp.sb /bin/true\`" "$sb" "$(spread launch sbrun)" "$(calc %.3f "$sb - $bare")" "$(calc %.2f "$sb / $bare")" "$([ -n "$bw" ] && calc %.2f "$sb / $bw")" "$(cpu launch sbrun)"
+	[ -n "$bw" ] && row "\`bwrap … /bin/true\`" "$bw" "$(spread launch bwrap)" "$(calc %.3f "$bw - $bare")" "$(calc %.2f "$bw / $bare")" "1" "$(cpu launch bwrap)"
+	md ""
+	md "Targets: within 2 ms of bare: $(verdict "$(calc %.3f "$sb - $bare")" '<' 2 ms); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
+	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
+	md ""
+}
+
+# ---------------------------------------------------------------- 3 planning
+section_plan() {
+	md "## 3. Landlock planning cost vs entries beside \$HOME"
+	md ""
+	md "\`bench/gen_tree.sh ROOT N\` builds a root (tmpfs, the real top-level entries bind-mounted) with N extra"
+	md "entries in \`/\` and N beside the home \`/home/bench\` in \`/home\` (three in four directories, one in four"
+	md "files). \`bench/plan_bench\` (chrooted there) times \`sb_ll_plan_build()\` alone for the omp policy with"
+	md "HOME=/home/bench, workspace ~/ws, TMPDIR=/tmp: median of $PLAN_REPS builds. \`sbrun launch\` is"
+	md "\`sbrun omp.sb /bin/true\` in the same root (HOME=the uid's home, so only the N entries in \`/\` are"
+	md "beside it there), against \`/bin/true\` in the same root; both started as \`chroot ROOT env -C ~/ws ...\`."
+	md ""
+	thead ">N (in / and in /home)" ">plan rules" ">plan median ms" "plan min–max" ">µs per rule" ">sbrun launch ms" ">bare ms" ">launch minus bare"
+	if [ "$in_ns" != 1 ]; then na "planning" "no private mount namespace"; md ""; return; fi
+	local n last_ms="" last_n="" ms10k=""
+	for n in $TREE_SIZES; do
+		local root=$T/tree$n
+		if ! "$ROOT_DIR/bench/gen_tree.sh" "$root" "$n" 2> "$T/tree$n.err"; then
+			na "$n" "gen_tree.sh failed: $(head -1 "$T/tree$n.err")"; continue
+		fi
+		local line="" rules="" med="" mn="" mx=""
+		if have "$B/bench/plan_bench"; then
+			line=$(chroot "$root" "$B/bench/plan_bench" "$POLICY" /home/bench /home/bench/ws /tmp "$PLAN_REPS" 2> "$T/plan$n.err")
+			rules=$(sed -n 's/.*rules=\([0-9]*\).*/\1/p' <<< "$line")
+			med=$(sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+			mn=$(sed -n 's/.*min_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+			mx=$(sed -n 's/.*max_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+		fi
+		if ! have "$B/bench/plan_bench"; then med="not built"
+		elif [ -z "$med" ]; then med="failed: $(head -1 "$T/plan$n.err" 2> /dev/null | cut -c1-60)"; fi
+		local lsb="" lbare=""
+		if ! have "$SBRUN" || [ ! -f "$PROFILE" ]; then
+			lsb="sbrun not built"
+		elif chroot "$root" /usr/bin/env -C "$WS" "$SBRUN" "$PROFILE" /bin/true 2> "$T/tl$n.err"; then
+			if hf "tree$n" "$((LRUNS / 4 + 3))" "$LWARM" -- "bare=/usr/sbin/chroot $root /usr/bin/env -C $WS /bin/true" \
+				"sbrun=/usr/sbin/chroot $root /usr/bin/env -C $WS $SBRUN $PROFILE /bin/true"; then
+				lsb=$(hfv "tree$n" sbrun median); lbare=$(hfv "tree$n" bare median)
+			fi
+		else
+			lsb="failed: $(head -1 "$T/tl$n.err" 2> /dev/null | cut -c1-60)"
+		fi
+		umount -R "$root" || log "could not unmount $root"
+		row "$n" "${rules:-?}" "$med" "${mn:+$mn–$mx}" \
+			"$([ -n "$rules" ] && [ "$rules" -gt 0 ] && [ -n "$mn" ] && calc %.2f "$med * 1000 / $rules")" \
+			"$lsb" "$lbare" "$([ -n "$lbare" ] && calc %.3f "$lsb - $lbare")"
+		if [ -n "$mn" ]; then
+			[ -n "$last_ms" ] && pgrowth="${pgrowth:-}$n/$last_n entries: plan time ×$(calc %.1f "$med / $last_ms"), rules ×$(calc %.1f "$rules / $last_rules"); "
+			last_ms=$med last_n=$n last_rules=$rules
+			[ "$n" = 10000 ] && ms10k=$med
+		fi
+	done
+	md ""
+	md "Growth: ${pgrowth:-n/a}"
+	[ -n "$ms10k" ] && md "Target: under 50 ms at 10k: $(verdict "$ms10k" '<' 50 ms) ($ms10k ms)."
+	md ""
+}
+
+# ---------------------------------------------------------------- 4 workload
+section_workload() {
+	md "## 4. Workload cost"
+	md ""
+	md "The same job bare and under \`sbrun omp.sb\` (\`bench/workload.sh\`). hash: read and SHA-256 every file of"
+	md "\`$HASH_DIR\` ($(find "$HASH_DIR" -type f 2> /dev/null | wc -l) files, $(du -sh "$HASH_DIR" 2> /dev/null | cut -f1))."
+	[ "$DO_MAKE" = 1 ] && md "make: \`make -j2 all\` of a copy of this project in the workspace, from clean."
+	md ""
+	thead "job" ">bare median ms" "bare spread" ">sbrun median ms" "sbrun spread" ">sbrun / bare" "target < 1.05" ">CPU ratio (user+sys)"
+	if [ "$in_ns" != 1 ]; then na "workload" "no private mount namespace"; md ""; return; fi
+	if ! have "$SBRUN" || ! "$SBRUN" "$PROFILE" /bin/true 2> /dev/null; then na "workload" "sbrun unusable"; md ""; return; fi
+	local wl=$ROOT_DIR/bench/workload.sh
+	if hf hash "$WRUNS" 1 -- "bare=$wl hash $HASH_DIR" "sbrun=$SBRUN $PROFILE $wl hash $HASH_DIR"; then
+		wrow hash "hash $(basename "$HASH_DIR")"
+	else
+		na "hash" "hyperfine failed (results/hash.log)"
+	fi
+	if [ "$DO_MAKE" = 1 ]; then
+		mkdir -p "$WS/proj"
+		(cd "$ROOT_DIR" && tar -c --exclude='./build*' --exclude=./.git --exclude='./docs/benchmarks.md' .) | tar -x -C "$WS/proj"
+		if hf make 3 0 -- "bare=$wl make $WS/proj $WS/proj/b-bare" "sbrun=$SBRUN $PROFILE $wl make $WS/proj $WS/proj/b-sb"; then
+			wrow make "make -j2 (this project)"
+		else
+			na "make" "hyperfine failed (results/make.log)"
+		fi
+	fi
+	md ""
+}
+wrow() {
+	local b s
+	b=$(hfv "$1" bare median); s=$(hfv "$1" sbrun median)
+	local r
+	r=$(calc %.3f "$s / $b")
+	row "$2" "$b" "$(spread "$1" bare)" "$s" "$(spread "$1" sbrun)" "$r" "$(verdict "$r" '<' 1.05 '')" "$(calc %.3f "$(cpu "$1" sbrun) / $(cpu "$1" bare)")"
+}
+
+# ---------------------------------------------------------------- 5 evaluator
+section_eval() {
+	md "## 5. Evaluator and \`sbc diff\`"
+	md ""
+	thead "measurement" ">result" "spread" "baseline / detail" "target" "verdict / growth"
+	local eb=$B/bin/eval_bench
+	have "$eb" || eb=$B/bench/eval_bench
+	if have "$eb" && [ -f "$PROFILE" ]; then
+		local line="" rates=() i rate
+		for ((i = 0; i < EVAL_RUNS; i++)); do
+			line=$("$eb" "$PROFILE" "$EVAL_SECS" 2> "$T/eval.err" | tail -1)
+			rate=$(grep -oE '[0-9.]+ decisions/s' <<< "$line" | grep -oE '^[0-9.]+')
+			[ -n "$rate" ] && rates+=("$rate")
+		done
+		if [ ${#rates[@]} -gt 0 ]; then
+			local sorted
+			sorted=$(printf '%s\n' "${rates[@]}" | sort -g)
+			local med mn mx
+			med=$(sed -n "$(( (${#rates[@]} + 1) / 2 ))p" <<< "$sorted")
+			mn=$(head -1 <<< "$sorted"); mx=$(tail -1 <<< "$sorted")
+			row "\`decide()\` on omp.sb (\`eval_bench\`, CPU time, $EVAL_RUNS runs of $EVAL_SECS s)" \
+				"$(calc %.0f "$med") /s" "$(calc %.0f "$mn")–$(calc %.0f "$mx")" "\`${line#eval_bench: }\`" "> 1M/s" \
+				"$(verdict "$med" '>' 1000000 '/s')"
+		else
+			na "decide() throughput" "eval_bench failed: $(head -1 "$T/eval.err" | cut -c1-80)"
+		fi
+	else
+		na "decide() throughput" "bench/eval_bench (branch sbpl) not built yet"
+	fi
+	local n dprev="" dprev_ms=""
+	for n in $DIFF_SIZES; do
+		if ! have "$SBC"; then na "sbc diff" "sbc not built"; break; fi
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" 0 > "$T/d0_$n.sbx"
+		"$ROOT_DIR/bench/gen_policy.sh" "$n" 1 > "$T/d1_$n.sbx"
+		if ! timeout "$LIMIT" "$SBC" "$T/d0_$n.sbx" > "$T/d0_$n.sb" 2> /dev/null ||
+			! timeout "$LIMIT" "$SBC" "$T/d1_$n.sbx" > "$T/d1_$n.sb" 2> /dev/null; then
+			na "\`sbc diff\` $n rules" "sbc could not compile the generated $n-rule policies within $LIMIT s"
+			continue
+		fi
+		local label="\`sbc diff\` two $n-rule profiles ($((n / 10)) rules differ)"
+		probe "$LIMIT" "$SBC" diff "$T/d0_$n.sb" "$T/d1_$n.sb"
+		if [ "$P_STATUS" = timeout ]; then
+			row "$label" "> $((LIMIT * 1000)) ms (stopped after $LIMIT s)" "" "" "–" "–"
+			continue
+		fi
+		case $P_STATUS in 0|1|2) ;; *)
+			na "$label" "sbc diff failed (exit $P_STATUS): $("$SBC" diff "$T/d0_$n.sb" "$T/d1_$n.sb" 2>&1 > /dev/null | head -1 | cut -c1-80)"
+			continue ;;
+		esac
+		local drc=$P_STATUS r
+		r=$(runs_for "$P_MS")
+		if hf "diff$n" "$r" "$([ "${P_MS%.*}" -gt 5000 ] && echo 0 || echo "$W")" -i -- \
+			"same=$SBC diff $T/d0_$n.sb $T/d0_$n.sb" "diff=$SBC diff $T/d0_$n.sb $T/d1_$n.sb"; then
+			local dm sm
+			dm=$(hfv "diff$n" diff median); sm=$(hfv "diff$n" same median)
+			row "$label, exit $drc" "$dm ms" "$(spread "diff$n" diff)" "a profile against itself: $sm ms" "–" \
+				"$([ -n "$dprev" ] && echo "×$(calc %.1f "$dm / $dprev_ms") for ×$(calc %.0f "$n / $dprev") rules")"
+			dprev=$n dprev_ms=$dm
+		else
+			na "$label" "hyperfine failed (results/diff$n.log)"
+		fi
+	done
+	md ""
+}
+
+# ---------------------------------------------------------------- 6 original
+section_orig() {
+	md "## 6. The original wrapper's cost model"
+	md ""
+	md "\`bench/orig_wrapper_model.sh\` forks exactly as the original's \`--print-profile\` path does (11 forks and"
+	md "4 external programs: \`id\`, \`dscl\` (here \`getent\`), \`cat\` for the heredoc, \`ls\` from the backtick"
+	md "in a comment; see the script's header for the count) and prints a profile of the same shape. It is"
+	md "compared with \`omp-sandboxed --print-profile\` (in-process, no subprocess) on the same inputs; omp is a"
+	md "stand-in script on PATH. Processes and execs are counted with \`strace -f\`."
+	md ""
+	thead "command" ">median ms" "spread" ">processes created" ">programs exec'd" ">ratio" ">CPU ms (user+sys)"
+	if ! have "$OMPS"; then na "omp-sandboxed" "not built"; md ""; return; fi
+	local fb=$T/fakebin
+	mkdir -p "$fb"
+	printf '#!/bin/sh\necho omp/0.0.0\n' > "$fb/omp"
+	chmod +x "$fb/omp"
+	local model=$ROOT_DIR/bench/orig_wrapper_model.sh
+	if ! PATH=$fb:$PATH "$OMPS" --print-profile > "$T/omps.sb" 2> "$T/omps.err"; then
+		na "omp-sandboxed --print-profile" "failed: $(head -1 "$T/omps.err" | cut -c1-80)"; md ""; return
+	fi
+	PATH=$fb:$PATH hf orig "$ORUNS" 3 -- "model=$model" "ours=$OMPS --print-profile" ||
+		{ na "orig" "hyperfine failed (results/orig.log)"; md ""; return; }
+	local mm om
+	mm=$(hfv orig model median); om=$(hfv orig ours median)
+	row "\`orig_wrapper_model.sh\` (the original's forks)" "$mm" "$(spread orig model)" "$(procs "$model")" "$(execs "$model")" "$(calc %.1f "$mm / $om")" "$(cpu orig model)"
+	row "\`omp-sandboxed --print-profile\`" "$om" "$(spread orig ours)" "$(procs "$OMPS" --print-profile)" "$(execs "$OMPS" --print-profile)" "1" "$(cpu orig ours)"
+	md ""
+	md "Profile sizes: model $(PATH=$fb:$PATH "$model" | wc -c) bytes, ours $(wc -c < "$T/omps.sb") bytes."
+	md ""
+}
+strace_run() {
+	command -v strace > /dev/null || return 1
+	PATH=$T/fakebin:$PATH strace -f -qq -e trace=process -o "$T/strace.out" "$@" > /dev/null 2>&1
+}
+# procs: processes created besides the first (fork/vfork/clone without CLONE_THREAD)
+procs() {
+	strace_run "$@" || { echo "n/a (no strace)"; return; }
+	grep -E '(clone3?|v?fork)\(' "$T/strace.out" | grep -vc 'CLONE_THREAD'
+}
+# execs: successful execve calls, the first (the command itself) included
+execs() {
+	strace_run "$@" || { echo "n/a"; return; }
+	grep -E 'execve\(' "$T/strace.out" | grep -c '= 0$'
+}
+
+# SB_BENCH_ONLY="plan workload" runs a subset (for working on one section).
+for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig}; do
+	"section_$s"
+done
+
+md "## Host load"
+md ""
+md "Load average at start $load_start, at end $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min; nproc $(nproc))."
+md "A load above nproc means other jobs shared the CPUs during the run: compare ratios, not absolute times."
+md ""
+if [ -f "$ROOT_DIR/bench/analysis.md" ] && [ "$quick" != 1 ]; then
+	cat "$ROOT_DIR/bench/analysis.md" >> "$REPORT"
+fi
+md "Raw results (hyperfine JSON and CSV) are in \`$(realpath --relative-to="$ROOT_DIR" "$R" 2> /dev/null || echo "$R")/\` after a run."
+mkdir -p "$(dirname "$out")"
+cp "$REPORT" "$out" || exit 1
+log "wrote $out"

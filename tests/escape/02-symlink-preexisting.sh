@@ -1,0 +1,14 @@
+DESC="symlinks into \$HOME that already exist in the workspace at launch"
+EXPECT=blocked
+setup() {
+	ln -s ../.ssh "$H/proj/sshdir"
+	ln -s "$H/notes.txt" "$H/proj/notes"
+	ln -s .. "$H/proj/up"
+}
+inside() {
+	deny cat sshdir/id_rsa
+	deny cat notes
+	deny cat up/.aws/credentials
+	deny ls sshdir/
+	control cat up/proj/readme.txt
+}

@@ -1,0 +1,9 @@
+DESC="/proc/self/root and /proc/thread-self/root paths into \$HOME"
+EXPECT=blocked
+inside() {
+	deny cat "/proc/self/root$HOME/.ssh/id_rsa"
+	deny cat "/proc/thread-self/root$HOME/notes.txt"
+	deny cat "/proc/$$/root/proc/self/root$HOME/.aws/credentials"
+	deny ls "/proc/self/root$HOME/"
+	control cat "/proc/self/root$HOME/proj/readme.txt"
+}

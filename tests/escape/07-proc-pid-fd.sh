@@ -1,0 +1,11 @@
+DESC="/proc/<pid>/fd of an outside process holding ~/.ssh/id_rsa and \$HOME open"
+EXPECT=blocked
+setup() {
+	spawn_outside bash -c 'exec 3<"$1/.ssh/id_rsa" 4<"$1"; exec sleep 300' sh "$H"
+}
+inside() {
+	deny cat "/proc/$OUT_PID/fd/3"
+	deny ls "/proc/$OUT_PID/fd/4/"
+	deny cat "/proc/$OUT_PID/fd/4/notes.txt"
+	deny "$PROBE" read "/proc/$OUT_PID/fd/4/.aws/credentials"
+}

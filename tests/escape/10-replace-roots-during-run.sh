@@ -1,0 +1,21 @@
+DESC="the workspace and ~/.omp replaced by symlinks into \$HOME and ~/.ssh while the sandbox runs"
+EXPECT=blocked
+setup() {
+	( sleep 1
+	  mv "$H/proj" "$H/proj.old" && ln -s "$H" "$H/proj"
+	  mv "$H/.omp" "$H/.omp.old" && ln -s "$H/.ssh" "$H/.omp" ) &
+	OUTSIDE_PIDS+=("$!")
+}
+inside() {
+	if ! wait_for '[ -L "$HOME/proj" ] && [ -L "$HOME/.omp" ]' 15; then
+		echo "CONTROL-FAIL: the outside swap did not happen"
+		return
+	fi
+	deny cat "$HOME/proj/.ssh/id_rsa"
+	deny cat "$HOME/proj/notes.txt"
+	deny cat "$HOME/.omp/id_rsa"
+	deny ls "$HOME/.omp/"
+	deny "$PROBE" write "$HOME/proj/PWNED-swapped-ws"
+	deny "$PROBE" write "$HOME/.omp/PWNED-swapped-omp"
+	control "$PROBE" write ./still-the-old-workspace
+}

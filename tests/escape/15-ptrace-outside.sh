@@ -1,0 +1,10 @@
+DESC="ptrace attach to an outside process of the same user"
+EXPECT=blocked
+setup() {
+	spawn_outside sleep 300
+}
+inside() {
+	deny "$PROBE" ptrace "$OUT_PID"
+	deny "$PROBE" ptrace "$PPID"
+	deny cat "/proc/$OUT_PID/mem"
+}

@@ -1,0 +1,9 @@
+DESC="connect to an outside listener on an abstract UNIX socket"
+EXPECT=blocked
+setup() {
+	pass_var SOCK "@sbx-esc-$TOK"
+	spawn_outside "$PROBE" listen "@sbx-esc-$TOK" "$TOK-abstract"
+}
+inside() {
+	deny "$PROBE" connect "$SOCK"
+}

@@ -1,0 +1,9 @@
+DESC="creating block and character device nodes in writable places"
+EXPECT=blocked
+inside() {
+	deny "$PROBE" mknod ./disk b
+	deny "$PROBE" mknod ./null c
+	deny "$PROBE" mknod "$TMPDIR/disk-$$" b
+	deny "$PROBE" mknod "$HOME/.omp/disk" b
+	control mkfifo ./fifo
+}

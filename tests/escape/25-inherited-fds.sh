@@ -1,0 +1,15 @@
+DESC="reading and writing through descriptors inherited from the launcher's parent"
+EXPECT=blocked
+launch() {
+	run_inside 5<"$H/.ssh/id_rsa" 6<"$H" 7>>"$H/notes.txt" 8<"$H/.aws/credentials"
+}
+inside() {
+	deny "$PROBE" fdread 5
+	deny "$PROBE" fdread 8
+	deny ls /proc/self/fd/6/
+	deny "$PROBE" read /proc/self/fd/6/notes.txt
+	deny "$PROBE" fdwrite 7
+}
+verify() {
+	! grep -q PWNED "$H/notes.txt"
+}

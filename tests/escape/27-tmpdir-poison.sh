@@ -1,0 +1,9 @@
+DESC="TMPDIR pointed at \$HOME before launch, to make \$HOME writable"
+EXPECT=blocked
+launch() { run_inside TMPDIR="$H"; }
+inside() {
+	[ "$TMPDIR" = "$HOME" ] && echo "CONTROL-FAIL: the poisoned TMPDIR reached the sandbox"
+	deny "$PROBE" write "$HOME/PWNED-tmpdir"
+	control "$PROBE" write "$TMPDIR/sbx-esc-ok-$$"
+	rm -f "$TMPDIR/sbx-esc-ok-$$"
+}

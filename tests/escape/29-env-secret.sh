@@ -1,0 +1,16 @@
+DESC="secrets and loader-injection variables in the parent environment"
+EXPECT=blocked
+setup() {
+	printf 'echo PWNED >/mnt/PWNED-bashenv\n' >/mnt/esc-bashenv
+}
+launch() {
+	run_inside OPENAI_API_KEY="$TOK-openai" ANTHROPIC_API_KEY="$TOK-anthropic" \
+		AWS_SECRET_ACCESS_KEY="$TOK-awsenv" LD_PRELOAD=/mnt/esc-nonexistent.so \
+		BASH_ENV=/mnt/esc-bashenv ENV=/mnt/esc-bashenv NODE_OPTIONS=--require=/mnt/x
+}
+inside() {
+	local e
+	e=$(tr '\0' '\n' </proc/self/environ)
+	printf '%s\n' "$e" | sed 's/^/    env: /'
+	case $e in *LD_PRELOAD*|*BASH_ENV*|*NODE_OPTIONS*|*API_KEY*) echo "ESCAPED: a secret or loader variable passed" ;; esac
+}

@@ -1,0 +1,12 @@
+DESC="open(O_RDONLY|O_TRUNC) on a file that is only readable (a Landlock ABI <= 2 hole)"
+EXPECT=blocked
+setup() {
+	printf 'keep me\n' >/mnt/esc-ro && chmod 0666 /mnt/esc-ro
+}
+inside() {
+	control cat /mnt/esc-ro
+	deny "$PROBE" trunc-ro /mnt/esc-ro
+}
+verify() {
+	[ "$(cat /mnt/esc-ro)" = "keep me" ]
+}
