@@ -66,6 +66,7 @@ typedef struct planner {
 	size_t nforced;
 	sb_ll_plan *plan;
 	bool no_forced;             /* classify without forced denies */
+	sb_diag *d;
 	bool unknown_noted;
 } planner;
 
@@ -351,10 +352,20 @@ static void collect_candidates(planner *pl)
 			}
 			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
 			    sb_path_is_under(v, "/etc"))
+			{
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
 						 rule_line(r),
 						 "%s never matches: Seatbelt and decide() see it as "
 						 "/private%s; bind paths in their /private form", v, v);
+				if (r->action == SB_DENY) {
+					sb_loc loc = { .file = rule_file(r), .line = rule_line(r) };
+					sb_diag_report(pl->d, SB_SEV_WARNING, loc.file ? &loc : NULL,
+						       "sbpl-alias",
+						       "deny on %s never matches (Seatbelt and decide() "
+						       "see /private%s), so it protects nothing; bind "
+						       "the /private form", v, v);
+				}
+			}
 			const char *why = NULL;
 			char *norm = sb_path_normalize(v, &why);
 			char *lp = linux_path(norm ? norm : v);
@@ -730,7 +741,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 {
 	double t0 = now_ms();
 	sb_ll_plan *plan = calloc(1, sizeof *plan);
-	planner pl = { .orig = bound, .plan = plan };
+	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
