@@ -597,8 +597,12 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
 			if (same[k]) {
+				/* what decide() allows there (forced denies only
+				 * narrow; they are not the question here) */
 				uint64_t all, mx;
+				pl->no_forced = true;
 				classify(pl, al[k], r->v[i].is_dir, r->v[i].rights, &all, &mx);
+				pl->no_forced = false;
 				uint64_t lost = r->v[i].rights & ~all;
 				if (lost) {
 					char b[256];
