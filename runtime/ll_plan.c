@@ -72,6 +72,23 @@ typedef struct planner {
 
 static const char generic_child[] = ".sb-any-name";
 
+/* Out of memory while planning: stop, never launch half a plan.  */
+static void *grow(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(grow(NULL, n), s, n);
+}
+
 /* ---- step 1: linuxize ---- */
 
 static bool op_relevant(sb_op op)
@@ -136,7 +153,7 @@ static char *literal_dir(const char *s, bool is_regex)
 	if (!slash || slash == buf)
 		return NULL;
 	*slash = '\0';
-	return strdup(buf);
+	return xdup(buf);
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the
@@ -152,7 +169,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 		}
 		break;
@@ -162,7 +179,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
 		}
 		break;
@@ -196,7 +213,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 			free(v);
 			return true;
@@ -303,9 +320,9 @@ static char *linux_path(const char *p)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(priv[i]);
 		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return strdup(p + strlen("/private"));
+			return xdup(p + strlen("/private"));
 	}
-	return strdup(p);
+	return xdup(p);
 }
 
 static bool macos_only(const char *p)
@@ -330,8 +347,8 @@ static void add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = realloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
-	pl->cand[pl->ncand++] = strdup(p);
+	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xdup(p);
 }
 
 static void collect_candidates(planner *pl)
@@ -485,8 +502,8 @@ static void add_forced(planner *pl, const char *path, uint64_t mask)
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = realloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ strdup(path), mask };
+	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xdup(path), mask };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -744,12 +761,13 @@ static double now_ms(void)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = calloc(1, sizeof *plan);
+	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	memset(plan, 0, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
-	plan->home = o->home ? strdup(o->home) : NULL;
+	plan->home = o->home ? xdup(o->home) : NULL;
 
 	linuxize(&pl, o);
 	collect_candidates(&pl);
