@@ -21,6 +21,8 @@ _sbrun()
 			case $w in
 			--doctor|--help|--version) info=1 ;;
 			-D) ((i++)) ;;
+			# bash splits "-D N=V" at '=' (COMP_WORDBREAKS): skip "=" and V.
+			=) ((i++)) ;;
 			-*) ;;
 			*) profile_at=$i ;;
 			esac
@@ -33,7 +35,7 @@ _sbrun()
 	done
 	[ "$info" -eq 1 ] && [ "$profile_at" -ne 0 ] && return 0
 	# -D NAME=VALUE: nothing to offer.
-	[ "${COMP_WORDS[COMP_CWORD-1]}" = -D ] && return 0
+	case ${COMP_WORDS[COMP_CWORD-1]} in -D|=) return 0 ;; esac
 
 	if [ "$profile_at" -eq 0 ]; then
 		case $cur in

@@ -343,6 +343,12 @@ static void collect_candidates(planner *pl)
 				free(v);
 				continue;
 			}
+			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
+			    sb_path_is_under(v, "/etc"))
+				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
+						 rule_line(r),
+						 "%s never matches: Seatbelt and decide() see it as "
+						 "/private%s; bind paths in their /private form", v, v);
 			const char *why = NULL;
 			char *norm = sb_path_normalize(v, &why);
 			char *lp = linux_path(norm ? norm : v);

@@ -77,6 +77,36 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 	return rc;
 }
 
+/* The bound form: self-contained, decides like the original's output with
+ * no -D needed (sbc explain PROFILE --op read --path ...).  */
+static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
+		       sb_diag *d)
+{
+	sb_bindings b = { 0 };
+	sb_launch_bindings(prep, user, &b);
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	sb_profile *bound = sb_profile_bind(prof, &b, &unbound, &nunbound);
+	sb_bindings_clear(&b);
+	int rc = 0;
+	if (nunbound) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+			       "the profile uses the param \"%s\", which nothing binds", unbound[0]);
+		rc = SB_EXIT_SETUP;
+	} else {
+		printf(";; bound for this launch; sandbox-exec receives the same rules with these "
+		       "paths as -D params\n");
+		char *text = sb_profile_text(bound);
+		fputs(text, stdout);
+		free(text);
+	}
+	for (size_t i = 0; i < nunbound; i++)
+		free(unbound[i]);
+	free(unbound);
+	sb_profile_free(bound);
+	return rc;
+}
+
 static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *prep,
 		      const sb_bindings *user, const sb_linux_opts *lo, sb_diag *d)
 {
@@ -258,6 +288,9 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		switch (act) {
 		case SB_ACT_PRINT_PROFILE:
 			rc = print_profile(prof, &prep, cfg->user, d);
+			break;
+		case SB_ACT_PRINT_BOUND:
+			rc = print_bound(prof, &prep, cfg->user, d);
 			break;
 		case SB_ACT_PLAN:
 			rc = print_plan(plat, prof, &prep, cfg->user, &lo, d);

@@ -14,6 +14,9 @@
 typedef enum {
 	SB_ACT_LAUNCH,
 	SB_ACT_PRINT_PROFILE,   /* the exact macOS form: -D list + profile text */
+	SB_ACT_PRINT_BOUND,     /* the profile with every param replaced by its
+				   value (omp-sandboxed --print-profile, as the
+				   original printed it) */
 	SB_ACT_PLAN,            /* what the platform backend will enforce */
 	SB_ACT_SELFTEST,
 } sb_run_action;

@@ -575,7 +575,8 @@ static sb_prep prep_with_read(const sb_prep *p, const char *extra)
 	q.extra_read = calloc(p->nextra_read + 1, sizeof(char *));
 	if (!q.extra_read)
 		abort();
-	memcpy(q.extra_read, p->extra_read, p->nextra_read * sizeof(char *));
+	if (p->nextra_read)
+		memcpy(q.extra_read, p->extra_read, p->nextra_read * sizeof(char *));
 	q.extra_read[q.nextra_read++] = (char *)extra;
 	return q;
 }
