@@ -21,6 +21,7 @@
 #include "sbpl_read.h"
 
 enum { DX_SAME = 0, DX_NARROW = 1, DX_WIDEN = 2, DX_ERROR = 3 };
+enum { MAX_SHOWN_PATHS = 16 };
 
 /* One changed (op, path) probe.  */
 typedef struct change {
@@ -239,8 +240,15 @@ static void print_group(diff_ctx *x, const size_t *idx, size_t n)
 			fprintf(x->out, "%s:", change_word(c0->old_kind, c0->new_kind));
 			print_ops(x->out, ops, nops);
 			fputs("\n  paths:", x->out);
-			for (size_t k = 0; k < count; k++)
-				fprintf(x->out, " %s", x->probes->paths[x->ch->v[paths[k]].path]);
+			if (count == x->probes->n) {
+				fprintf(x->out, " every probed path (%zu)", count);
+			} else {
+				size_t shown = count > MAX_SHOWN_PATHS ? MAX_SHOWN_PATHS : count;
+				for (size_t k = 0; k < shown; k++)
+					fprintf(x->out, " %s", x->probes->paths[x->ch->v[paths[k]].path]);
+				if (shown < count)
+					fprintf(x->out, " ... and %zu more (--format=json lists all)", count - shown);
+			}
 			fputc('\n', x->out);
 			rule_line_text(x->out, "old", c0->old_kind, c0->old_rule);
 			rule_line_text(x->out, "new", c0->new_kind, c0->new_rule);

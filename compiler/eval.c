@@ -3,12 +3,12 @@
  * docs/sbpl-model.md).  */
 #include "eval.h"
 
-#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "path.h"
+#include "sbpl_read.h"
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
@@ -328,11 +328,11 @@ static void text_model(fold *fd, const sb_profile *p, sb_op op, const char *q, s
 	finish(fd);
 }
 
-static bool is_definition(const char *text)
+/* Unmodelled forms that add no rules the IR does not hold: definitions,
+ * and containers whose rules the reader extracted (SB_UNMODELLED_INERT).  */
+static bool is_inert(const sb_unmodelled *u)
 {
-	while (*text == '(' || isspace((unsigned char)*text))
-		text++;
-	return !strncmp(text, "define", 6) && (text[6] == ' ' || text[6] == '(' || text[6] == ')');
+	return u->reason && !strncmp(u->reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT));
 }
 
 static bool needs_private_alias(const char *q)
@@ -359,7 +359,7 @@ static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsig
 	if (op == SB_OP_OTHER || (int)op < 0 || op >= SB_OP__COUNT)
 		return unknown("operation not modelled", NULL, none);
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		if (!is_definition(p->unmodelled[i].text))
+		if (!is_inert(&p->unmodelled[i]))
 			return unknown(p->unmodelled[i].reason, p->unmodelled[i].text, p->unmodelled[i].loc);
 
 	char *aliased = resolve && needs_private_alias(path) ? sb_path_private_alias(path) : NULL;

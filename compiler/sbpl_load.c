@@ -19,7 +19,7 @@ static bool ends_with(const char *s, const char *suffix)
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d)
 {
 	if (!ends_with(file, ".sbx"))
-		return sb_sbpl_read_file(file, d);
+		return sb_sbpl_read_file_ex(file, d, SB_READ_CONDITIONALS);
 	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
 	if (!pol)
 		return NULL;

@@ -9,7 +9,7 @@
 
 #include "sexp.h"
 
-enum { MAX_DEFINE_DEPTH = 16 };
+enum { MAX_DEFINE_DEPTH = 16, MAX_COND_DEPTH = 16 };
 
 /* A `(define NAME <string expression>)` seen so far.  */
 typedef struct str_define {
@@ -27,6 +27,10 @@ typedef struct conv {
 	char **fn_defs;          /* names of defined functions */
 	size_t nfn_defs;
 	size_t next_comment;     /* scan position in doc->comments */
+	unsigned flags;          /* SB_READ_* */
+	char *conds[MAX_COND_DEPTH]; /* enclosing if/when/unless conditions */
+	size_t nconds;
+	int depth;               /* container nesting */
 	sb_loc version_loc;
 } conv;
 
@@ -323,6 +327,33 @@ static void attach_origin(conv *c, sb_rule *r, int line)
 	}
 }
 
+/* A rule inside (if COND ...) applies only when COND holds: each filter
+ * becomes (require-all COND... FILTER), an unfiltered rule gets COND as
+ * its filter.  COND is opaque, so decide() answers unknown wherever the
+ * rule could decide.  */
+static sb_filter *condition_filter(const conv *c, sb_filter *f, sb_loc loc)
+{
+	size_t n = c->nconds + (f ? 1 : 0);
+	if (n == 1 && !f)
+		return sb_filter_opaque(c->conds[0], loc);
+	sb_filter *kids[MAX_COND_DEPTH + 1];
+	for (size_t i = 0; i < c->nconds; i++)
+		kids[i] = sb_filter_opaque(c->conds[i], loc);
+	if (f)
+		kids[c->nconds] = f;
+	return sb_filter_logic(SB_F_REQUIRE_ALL, kids, n, loc);
+}
+
+static void add_conditions(const conv *c, sb_rule *r)
+{
+	if (r->nfilters == 0) {
+		sb_rule_add_filter(r, condition_filter(c, NULL, r->loc));
+		return;
+	}
+	for (size_t i = 0; i < r->nfilters; i++)
+		r->filters[i] = condition_filter(c, r->filters[i], r->filters[i]->loc);
+}
+
 static void conv_rule(conv *c, const sx_node *n, sb_action action)
 {
 	sb_rule *r = sb_rule_new(action, n->loc);
@@ -333,6 +364,8 @@ static void conv_rule(conv *c, const sx_node *n, sb_action action)
 		sb_rule_free(r);
 		return;
 	}
+	if (c->nconds)
+		add_conditions(c, r);
 	attach_origin(c, r, n->loc.line);
 	sb_profile_add_rule(c->p, r);
 }
@@ -391,7 +424,7 @@ static void conv_define(conv *c, const sx_node *n)
 			v[c->ndefs].name = n->kids[1]->text;
 			v[c->ndefs].value = n->kids[2];
 			c->ndefs++;
-			add_unmodelled(c, n, "definition of a string: substituted where used");
+			add_unmodelled(c, n, SB_UNMODELLED_INERT "definition of a string, substituted where used");
 			return;
 		}
 	}
@@ -405,15 +438,67 @@ static void conv_define(conv *c, const sx_node *n)
 			v[c->nfn_defs++] = name->text;
 		}
 	}
-	add_unmodelled(c, n, "definition not evaluated: rules using it are unknown");
+	add_unmodelled(c, n, SB_UNMODELLED_INERT "definition not evaluated; rules using it are unknown");
+}
+
+static void conv_form(conv *c, const sx_node *n);
+
+/* Run the forms of a branch under one more condition.  */
+static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node *const *forms, size_t n)
+{
+	if (c->nconds >= MAX_COND_DEPTH) {
+		form_error(c, cond, "conditions nested deeper than 16 levels%s", NULL);
+		return;
+	}
+	char *text = sx_print(cond);
+	if (negate) {
+		char *neg = NULL;
+		if (asprintf(&neg, "(not %s)", text) < 0)
+			abort();
+		free(text);
+		text = neg;
+	}
+	c->conds[c->nconds++] = text;
+	for (size_t i = 0; i < n; i++)
+		conv_form(c, forms[i]);
+	free(c->conds[--c->nconds]);
+}
+
+/* if / when / unless / begin: their allow and deny forms become rules
+ * (conditional ones with the condition as an opaque filter); the form is
+ * listed as unmodelled once, at top level, and decide() does not treat it
+ * as a source of unknown rules (eval.c: containers).  */
+static void conv_container(conv *c, const sx_node *n, const char *head)
+{
+	if (c->depth == 0)
+		add_unmodelled(c, n, !strcmp(head, "begin")
+			? SB_UNMODELLED_INERT "'begin' read form by form"
+			: SB_UNMODELLED_INERT "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
+	c->depth++;
+	const sx_node *const *k = (const sx_node *const *)n->kids;
+	if (!strcmp(head, "begin")) {
+		for (size_t i = 1; i < n->nkids; i++)
+			conv_form(c, k[i]);
+	} else if (n->nkids < 2) {
+		form_error(c, n, "'%s' needs a condition", head);
+	} else if (!strcmp(head, "if")) {
+		if (n->nkids > 2)
+			conv_branch(c, k[1], false, k + 2, 1);
+		if (n->nkids > 3)
+			conv_branch(c, k[1], true, k + 3, n->nkids - 3);
+	} else {
+		conv_branch(c, k[1], !strcmp(head, "unless"), k + 2, n->nkids - 2);
+	}
+	c->depth--;
 }
 
 static void conv_form(conv *c, const sx_node *n)
 {
 	const char *head = sx_head(n);
 	if (!head) {
-		form_error(c, n, "expected a form like (allow ...) at top level%s", NULL);
-		return;
+		if (c->depth == 0)
+			form_error(c, n, "expected a form like (allow ...) at top level%s", NULL);
+		return; /* a value inside a branch: nothing to do */
 	}
 	if (!strcmp(head, "version"))
 		conv_version(c, n);
@@ -427,6 +512,9 @@ static void conv_form(conv *c, const sx_node *n)
 		conv_define(c, n);
 	else if (!strcmp(head, "debug"))
 		; /* historic; a no-op in the modern prelude */
+	else if ((c->flags & SB_READ_CONDITIONALS) &&
+		 (!strcmp(head, "if") || !strcmp(head, "when") || !strcmp(head, "unless") || !strcmp(head, "begin")))
+		conv_container(c, n, head);
 	else if (!strcmp(head, "trace"))
 		add_unmodelled(c, n, "trace mode is not modelled: it may change what is denied");
 	else {
@@ -449,16 +537,21 @@ static void collect_header(conv *c)
 
 sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d)
 {
+	return sb_sbpl_read_ex(file, text, len, d, 0);
+}
+
+sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags)
+{
 	sx_doc *doc = sx_read(file, text, len, d);
 	if (!doc)
 		return NULL;
-	conv c = { .d = d, .doc = doc, .p = sb_profile_new() };
+	conv c = { .d = d, .doc = doc, .p = sb_profile_new(), .flags = flags };
 	c.p->version = 0; /* set by (version N); 0 = missing */
 	collect_header(&c);
 	for (size_t i = 0; i < doc->nforms; i++)
 		conv_form(&c, doc->forms[i]);
 	if (!c.p->version && !c.errors) {
-		sb_loc at = { doc->file, 1, 1, 1, 1 };
+		sb_loc at = doc->nforms ? doc->forms[0]->loc : (sb_loc){ doc->file, 1, 1, 1, 1 };
 		sb_diag_report(d, SB_SEV_ERROR, &at, "sbpl-form", "no version specified: add (version 1)");
 		c.errors++;
 	}
@@ -473,6 +566,11 @@ sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag
 }
 
 sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
+{
+	return sb_sbpl_read_file_ex(file, d, 0);
+}
+
+sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 {
 	FILE *f = fopen(file, "rb");
 	if (!f) {
@@ -496,7 +594,7 @@ sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
 		free(text);
 		return NULL;
 	}
-	sb_profile *p = sb_sbpl_read(file, text, len, d);
+	sb_profile *p = sb_sbpl_read_ex(file, text, len, d, flags);
 	free(text);
 	return p;
 }

@@ -12,7 +12,11 @@
  *
  * Kept but not modelled (sb_profile.unmodelled, reported with a reason):
  * define of functions, if, let, begin, when, for-each, trace, macro calls,
- * and import.  A filter that is not a path filter (global-name, target,
+ * and import.  With SB_READ_CONDITIONALS, the allow/deny forms inside
+ * if / when / unless / begin become rules; a rule under a condition gets
+ * the condition as an opaque filter ANDed with each filter.  That is for
+ * evaluation only (sbc explain, sbc diff): such rules do not emit back as
+ * valid SBPL, so readers whose result is emitted again leave it off.  A filter that is not a path filter (global-name, target,
  * extension, file-mode, remote, a call of a profile-defined function ...)
  * becomes an SB_F_OPAQUE filter; decide() answers unknown when it matters.
  *
@@ -33,11 +37,21 @@
 #include "diag.h"
 #include "ir.h"
 
+/* Reasons of unmodelled forms that add no rule the IR does not already
+ * hold (definitions, containers whose rules were extracted) start with
+ * this; decide() ignores those forms and answers unknown for any other.  */
+#define SB_UNMODELLED_INERT "inert: "
+
+enum { SB_READ_CONDITIONALS = 1 << 0 };
+
 /* Read a profile.  Returns NULL when any error was reported; warnings do
  * not fail the read.  `file` names the source in diagnostics and locations.  */
 sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d);
+/* Same with SB_READ_* flags.  */
+sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags);
 /* Same, reading `file` from disk (an unreadable file is a located error).  */
 sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d);
+sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags);
 
 /* Parse "FILE:LINE" at the start of a comment text (sbc's origin comments).
  * On success stores a malloc'd FILE in *file and returns the line, else 0.  */

@@ -111,6 +111,14 @@ else
 	grep -q "newly allowed" "$tmp/last-diff" && grep -q "/Users/me/Documents" "$tmp/last-diff" &&
 		pass "diff names the newly allowed path" || fail "diff output: $(cat "$tmp/last-diff")"
 	diffcheck "$tmp/wide.sbx" "$POLICY" 1 "diff: the reverse is narrowing only"
+	if command -v python3 >/dev/null; then
+		out=$("$SBC" diff --format=json "$POLICY" "$tmp/wide.sbx" 2>&1)
+		if python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); c=d["changes"][0]; assert d["widening"] and c["widening"] and c["new"]["policy_line"]>0 and "file-write-data" in c["operations"]' <<<"$out"; then
+			pass "diff --format=json is valid and names the new rule's policy line"
+		else
+			fail "diff --format=json: $out"
+		fi
+	fi
 fi
 
 # Reordering only: the two write grants swapped, comments and blank lines changed.

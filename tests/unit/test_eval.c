@@ -16,7 +16,7 @@
 enum prof {
 	P_SEED, P_SPEC, P_UNF_AFTER, P_UNF_BEFORE, P_ORDER, P_ORDER_REV, P_DEF_END, P_DEF_NET,
 	P_NO_DEFAULT, P_TWO_DEFAULTS, P_SUBPATH, P_ALIAS, P_REGEX, P_BAD_REGEX, P_REQ, P_OPAQUE,
-	P_IMPORT, P_DEFINE, P_PROCESS, P_HIER, P_MULTI, P__COUNT
+	P_IMPORT, P_DEFINE, P_PROCESS, P_HIER, P_MULTI, P_COND, P__COUNT
 };
 
 /* Rule numbers in the comments are the indexes the table refers to.  */
@@ -108,6 +108,10 @@ static const char *const profiles[P__COUNT] = {
 	[P_MULTI] = "(version 1)(deny default)\n"                                  /* 0 */
 		"(allow file-read-data file-write-data (literal \"/m\" \"/n\"))\n"   /* 1 */
 		"(deny file-write-data (literal \"/n\") (with no-report))\n",        /* 2 */
+	[P_COND] = "(version 1)(deny default)\n"                                   /* 0 */
+		"(allow file-read* (subpath \"/a\"))\n"                              /* 1 */
+		"(if (param \"X\") (allow file-write* (subpath \"/w\"))\n"           /* 2 */
+		"  (deny file-read* (literal \"/a/s\")))\n",                          /* 3 */
 };
 
 enum { A = SB_DEC_ALLOW, D = SB_DEC_DENY, U = SB_DEC_UNKNOWN };
@@ -349,12 +353,19 @@ static const struct ecase cases[] = {
 	{ P_MULTI, WD, "/n", 0, D, 2, 0 },
 	{ P_MULTI, WC, "/m", 0, D, 0, 0 },
 	{ P_MULTI, RD, "/o", 0, D, 0, 0 },
+
+	/* Rules inside (if ...) carry their condition: unknown where they decide. */
+	{ P_COND, WD, "/w/x", 0, U, 2, -1 },
+	{ P_COND, WD, "/z", 0, D, 0, 0 },
+	{ P_COND, RD, "/a/x", 0, A, 1, 0 },
+	{ P_COND, RD, "/a/s", 0, U, 3, -1 },
+	{ P_COND, RD, "/b", 0, D, 0, 0 },
 };
 
 static sb_profile *load(int which, sb_diag *d)
 {
 	const char *text = profiles[which];
-	sb_profile *p = sb_sbpl_read("case.sb", text, strlen(text), d);
+	sb_profile *p = sb_sbpl_read_ex("case.sb", text, strlen(text), d, SB_READ_CONDITIONALS);
 	cr_assert_not_null(p, "profile %d does not read", which);
 	return p;
 }
@@ -495,6 +506,25 @@ Test(eval, symlink_node)
 	cr_expect(eq(int, sb_decide(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, A));
 	cr_expect(eq(int, sb_decide_node(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, D));
 	cr_expect(eq(int, sb_decide_node(p, MD, "/private/tmp", SB_VNODE_DIRECTORY).kind, A));
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(devnull);
+}
+
+/* Without SB_READ_CONDITIONALS (readers whose result is emitted again), an
+ * (if ...) is one unmodelled form that may add rules: every answer is
+ * unknown.  */
+Test(eval, plain_read_keeps_conditionals_whole)
+{
+	FILE *devnull = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
+	const char *text = profiles[P_COND];
+	sb_profile *p = sb_sbpl_read("case.sb", text, strlen(text), d);
+	cr_assert_not_null(p);
+	cr_expect(eq(sz, p->nrules, 2));
+	sb_decision r = sb_decide(p, RD, "/b", 0);
+	cr_expect(eq(int, r.kind, U));
+	cr_expect(strstr(r.unknown_what, "(if (param") == r.unknown_what);
 	sb_profile_free(p);
 	sb_diag_free(d);
 	fclose(devnull);

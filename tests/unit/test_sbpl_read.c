@@ -10,13 +10,15 @@
 #include "sbpl_read.h"
 #include "sexp.h"
 
+static unsigned read_flags; /* SB_READ_* for rd() */
+
 /* Read `text` as "t.sb"; the diagnostics text goes to *msgs (caller frees).  */
 static sb_profile *rd(const char *text, char **msgs)
 {
 	size_t len = 0;
 	FILE *out = open_memstream(msgs, &len);
 	sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
-	sb_profile *p = sb_sbpl_read("t.sb", text, strlen(text), d);
+	sb_profile *p = sb_sbpl_read_ex("t.sb", text, strlen(text), d, read_flags);
 	sb_diag_free(d);
 	fclose(out);
 	return p;
@@ -244,6 +246,7 @@ Test(sbpl_read, import_debug_trace)
 
 Test(sbpl_read, defines)
 {
+	read_flags = SB_READ_CONDITIONALS;
 	sb_profile *p = rd_ok("(version 1)\n(define home (param \"HOME\"))\n"
 			      "(define (home-subpath p) (subpath (string-append (param \"HOME\") p)))\n"
 			      "(allow file-read* (subpath home) (home-subpath \"/x\"))\n"
@@ -253,8 +256,34 @@ Test(sbpl_read, defines)
 	cr_expect(eq(str, p->rules[0]->filters[0]->arg->text, "HOME"));
 	cr_expect(eq(int, p->rules[0]->filters[1]->kind, SB_F_OPAQUE));
 	cr_expect(eq(str, p->rules[0]->filters[1]->opaque, "(home-subpath \"/x\")"));
-	cr_expect(strstr(p->unmodelled[2].reason, "'if'") != NULL);
+	cr_expect(strstr(p->unmodelled[2].reason, "conditional") != NULL);
 	cr_expect(eq(str, p->unmodelled[2].text, "(if (defined? (quote x)) (allow file-read*))"));
+	cr_assert(eq(sz, p->nrules, 2), "the rule inside (if ...) is kept");
+	expect_rule(p, 1, "(allow file-read* (defined? (quote x)))");
+	sb_profile_free(p);
+}
+
+Test(sbpl_read, conditionals_keep_their_rules)
+{
+	read_flags = SB_READ_CONDITIONALS;
+	sb_profile *p = rd_ok("(version 1)\n(if (param \"X\") (allow file-write* (subpath \"/w\") (literal \"/v\"))"
+			      " (deny file-read* (literal \"/a/s\")))\n"
+			      "(when c (unless d (begin (allow process-exec))))\n");
+	cr_assert(eq(sz, p->nrules, 3));
+	expect_rule(p, 0, "(allow file-write* (require-all (param \"X\") (subpath \"/w\"))"
+			  " (require-all (param \"X\") (literal \"/v\")))");
+	expect_rule(p, 1, "(deny file-read* (require-all (not (param \"X\")) (literal \"/a/s\")))");
+	expect_rule(p, 2, "(allow process-exec* (require-all c (not d)))");
+	cr_expect(eq(sz, p->nunmodelled, 2), "each top-level container listed once");
+	cr_expect(strncmp(p->unmodelled[0].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)) == 0);
+	sb_profile_free(p);
+	expect_error("(version 1)(if)", "'if' needs a condition");
+	/* Without the flag the whole form is kept, as a source of unknown rules. */
+	read_flags = 0;
+	p = rd_ok("(version 1)(if c (allow file-read*))");
+	cr_expect(eq(sz, p->nrules, 0));
+	cr_assert(eq(sz, p->nunmodelled, 1));
+	cr_expect(strstr(p->unmodelled[0].reason, "may add rules") != NULL);
 	sb_profile_free(p);
 }
 
@@ -444,4 +473,113 @@ Test(sexp, print_and_locations)
 	sb_diag_free(d);
 	fclose(out);
 	free(msgs);
+}
+
+/* ---- fixture profiles under tests/sbpl (see tests/sbpl/README.md) ---- */
+
+#include <glob.h>
+#include "eval.h"
+#include "sbpl_load.h"
+
+static char *slurp(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	cr_assert_not_null(f, "cannot open %s", file);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ch;
+	while ((ch = fgetc(f)) != EOF)
+		fputc(ch, m);
+	fclose(f);
+	fclose(m);
+	return text;
+}
+
+static void check_decide_line(const char *file, const sb_profile *p, const char *spec)
+{
+	char op[64], path[256], a3[32], a4[32], a5[32];
+	int n = sscanf(spec, "%63s %255s %31s %31s %31s", op, path, a3, a4, a5);
+	cr_assert(n == 4 || n == 5, "%s: bad decide line '%s'", file, spec);
+	const char *vname = n == 5 ? a3 : NULL;
+	const char *want = n == 5 ? a5 : a4;
+	int o = sb_op_lookup(op);
+	cr_assert(o >= 0, "%s: unknown op %s", file, op);
+	unsigned vnode = vname ? sb_vnode_from_name(vname) : 0;
+	sb_decision d = sb_decide(p, (sb_op)o, path, vnode);
+	const char *got = d.kind == SB_DEC_ALLOW ? "allow" : d.kind == SB_DEC_DENY ? "deny" : "unknown";
+	cr_expect(eq(str, (char *)got, (char *)want), "%s: decide %s", file, spec);
+}
+
+Test(fixtures, ok_profiles)
+{
+	glob_t g;
+	if (glob("tests/sbpl/ok/*.sb", 0, NULL, &g) != 0)
+		cr_skip_test("no fixtures (run from the repository root)");
+	size_t decisions = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i];
+		char *text = slurp(file), *msgs = NULL;
+		size_t mlen = 0;
+		FILE *out = open_memstream(&msgs, &mlen);
+		sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
+		sb_profile *p = sb_sbpl_read_ex(file, text, strlen(text), d, SB_READ_CONDITIONALS);
+		fflush(out);
+		cr_expect_not_null(p, "%s does not read: %s", file, msgs);
+		if (p) {
+			sb_bindings none = { 0 }, b = { 0 };
+			sb_eval_bindings(p, &none, &b, NULL);
+			sb_profile *bound = sb_profile_bind(p, &b, NULL, NULL);
+			for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+				size_t ll = strcspn(line, "\n");
+				char spec[512];
+				snprintf(spec, sizeof spec, "%.*s", (int)ll, line);
+				if (!strncmp(spec, "; expect-warning: ", 18))
+					cr_expect(strstr(msgs, spec + 18) != NULL, "%s: no warning '%s' in: %s", file,
+						  spec + 18, msgs);
+				if (!strncmp(spec, "; decide: ", 10)) {
+					check_decide_line(file, bound, spec + 10);
+					decisions++;
+				}
+			}
+			sb_profile_free(bound);
+			sb_bindings_clear(&b);
+		}
+		sb_profile_free(p);
+		sb_diag_free(d);
+		fclose(out);
+		free(msgs);
+		free(text);
+	}
+	cr_expect(g.gl_pathc >= 5 && decisions >= 20, "%zu fixtures, %zu decisions", g.gl_pathc, decisions);
+	globfree(&g);
+}
+
+Test(fixtures, bad_profiles)
+{
+	glob_t g;
+	if (glob("tests/sbpl/bad/*.sb", 0, NULL, &g) != 0)
+		cr_skip_test("no fixtures (run from the repository root)");
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i];
+		char *text = slurp(file), *msgs = NULL;
+		size_t mlen = 0;
+		FILE *out = open_memstream(&msgs, &mlen);
+		sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
+		sb_profile *p = sb_sbpl_read(file, text, strlen(text), d);
+		fflush(out);
+		cr_expect_null(p, "%s reads but should not", file);
+		const char *exp = strstr(text, "; expect: ");
+		cr_assert_not_null(exp, "%s has no '; expect:' line", file);
+		char want[256];
+		snprintf(want, sizeof want, "%.*s", (int)strcspn(exp + 10, "\n"), exp + 10);
+		cr_expect(strstr(msgs, want) != NULL, "%s: want '%s' in: %s", file, want, msgs);
+		sb_profile_free(p);
+		sb_diag_free(d);
+		fclose(out);
+		free(msgs);
+		free(text);
+	}
+	cr_expect(g.gl_pathc >= 5);
+	globfree(&g);
 }
