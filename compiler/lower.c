@@ -17,12 +17,28 @@
 #include "ast.h"
 #include "path.h"
 
+typedef struct path_key path_key;
+
 typedef struct {
 	const sbx_defines *defs;
 	sb_diag *d;
 	sb_profile *prof;
 	int errors;
+	/* indexes over the rules emitted so far, so each new rule looks only
+	 * at the rules that can matter to it */
+	bool named[SB_OP__COUNT];      /* operations named by a non-default rule */
+	size_t *child_rules;           /* rules naming an op that has a parent op */
+	size_t nchild_rules;
+	path_key *regions;             /* roots of denied read regions */
+	size_t nregions;
+	/* path comparisons done; bounded so no policy takes minutes */
+	unsigned long long work;
+	bool too_complex;
 } lower_ctx;
+
+/* About ten seconds of comparisons on a slow machine; real policies need a
+ * few thousand.  */
+#define LOWER_WORK_BUDGET 100000000ULL
 
 static char *xstrdup(const char *s)
 {
@@ -155,11 +171,11 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 
 /* ---- path keys: a path expression as (param, "/suffix") ---- */
 
-typedef struct {
+struct path_key {
 	bool known;         /* false: cannot reason about it statically */
 	const char *param;  /* NULL for a static path; a list param ends in '*' */
 	const char *suffix; /* "" or "/a/b" */
-} path_key;
+};
 
 static path_key key_of(const sb_str *s)
 {
@@ -229,10 +245,11 @@ static bool filters_overlap(const sb_filter *a, const sb_filter *b)
 	return a_in_b || b_in_a;
 }
 
-static bool rules_overlap(const sb_rule *a, const sb_rule *b)
+static bool rules_overlap(lower_ctx *c, const sb_rule *a, const sb_rule *b)
 {
 	if (!a->nfilters || !b->nfilters)
 		return true;
+	c->work += (unsigned long long)a->nfilters * b->nfilters;
 	for (size_t i = 0; i < a->nfilters; i++)
 		for (size_t j = 0; j < b->nfilters; j++)
 			if (filters_overlap(a->filters[i], b->filters[j]))
@@ -258,6 +275,61 @@ static bool rule_names(const sb_rule *r, sb_op op)
 	return false;
 }
 
+static bool rule_denies_read(const sb_rule *r);
+
+/* True (after one error) once the comparison budget is spent.  */
+static bool over_budget(lower_ctx *c, const sb_loc *loc)
+{
+	if (c->work <= LOWER_WORK_BUDGET)
+		return false;
+	if (!c->too_complex) {
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, "limit",
+			       "the policy is too complex to lower (more than %llu path comparisons); "
+			       "merge rules or use lists", LOWER_WORK_BUDGET);
+		c->errors++;
+		c->too_complex = true;
+	}
+	return true;
+}
+
+/* Append a rule and update the indexes.  */
+static void add_rule(lower_ctx *c, sb_rule *r)
+{
+	size_t idx = c->prof->nrules;
+	sb_profile_add_rule(c->prof, r);
+	bool child = false;
+	for (size_t i = 0; i < r->nops; i++) {
+		if (r->ops[i] == SB_OP_DEFAULT)
+			continue;
+		c->named[r->ops[i]] = true;
+		if (sb_op_parent(r->ops[i]) != SB_OP_DEFAULT)
+			child = true;
+	}
+	if (child) {
+		c->child_rules = realloc(c->child_rules, (c->nchild_rules + 1) * sizeof *c->child_rules);
+		if (!c->child_rules)
+			abort();
+		c->child_rules[c->nchild_rules++] = idx;
+	}
+	if (!rule_denies_read(r))
+		return;
+	for (size_t f = 0; f <= r->nfilters; f++) {
+		path_key reg = {true, NULL, ""};   /* unfiltered: everywhere */
+		if (f == r->nfilters) {
+			if (r->nfilters)
+				break;
+		} else {
+			if (r->filters[f]->kind != SB_F_SUBPATH)
+				continue;
+			reg = key_of(r->filters[f]->arg);
+		}
+		c->regions = realloc(c->regions, (c->nregions + 1) * sizeof *c->regions);
+		if (!c->regions)
+			abort();
+		c->regions[c->nregions++] = reg;
+	}
+}
+
 /* Comments the emitter writes under the origin of an adjusted rule.  */
 #define NOTE_EVERYWHERE                                                        \
 	"sbc: (subpath \"/\") so this rule also overrides the earlier filtered ones"
@@ -276,29 +348,23 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	if (op == SB_OP_NETWORK_ALL)
 		return;   /* unfiltered network rules: the last one wins */
 	bool related = false;
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
-		for (size_t j = 0; j < e->nops; j++) {
-			sb_op eo = e->ops[j];
-			if (eo == SB_OP_DEFAULT)
-				continue;
-			if (eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo))
-				related = true;
-		}
-	}
+	for (int o = 1; o < SB_OP__COUNT; o++)
+		if (c->named[o] && ((sb_op)o == op || op_is_ancestor((sb_op)o, op) ||
+				    op_is_ancestor(op, (sb_op)o)))
+			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
 		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
 		everywhere = true;
 	}
 	/* child operations named earlier with the other action */
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
+	for (size_t k = 0; k < c->nchild_rules && !over_budget(c, loc); k++) {
+		const sb_rule *e = p->rules[c->child_rules[k]];
 		if (e->action == r->action)
 			continue;
 		for (size_t j = 0; j < e->nops; j++) {
 			sb_op eo = e->ops[j];
-			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(e, r)) {
+			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(c, e, r)) {
 				sb_rule_add_op(r, eo, NULL);
 				child = true;
 			}
@@ -376,36 +442,19 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
-	sb_profile *p = c->prof;
 	sb_rule *anc = sb_rule_new(SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
 	anc->note = NOTE_ANCESTORS;
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
-		if (e == allow || !rule_denies_read(e))
-			continue;
-		path_key everywhere = {true, NULL, ""};
-		for (size_t f = 0; f <= e->nfilters; f++) {
-			path_key reg;
-			if (f == e->nfilters) {
-				if (e->nfilters)
-					break;
-				reg = everywhere;
-			} else {
-				if (e->filters[f]->kind != SB_F_SUBPATH)
-					continue;
-				reg = key_of(e->filters[f]->arg);
-			}
-			for (size_t j = 0; j < allow->nfilters; j++)
-				ancestors(reg, key_of(allow->filters[j]->arg), anc, loc);
-		}
-	}
+	c->work += (unsigned long long)c->nregions * allow->nfilters;
+	for (size_t i = 0; i < c->nregions && !over_budget(c, loc); i++)
+		for (size_t j = 0; j < allow->nfilters; j++)
+			ancestors(c->regions[i], key_of(allow->filters[j]->arg), anc, loc);
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
 		anc->note = NOTE_ANCESTORS;
-		sb_profile_add_rule(p, anc);
+		add_rule(c, anc);
 	} else {
 		sb_rule_free(anc);
 	}
@@ -446,7 +495,7 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 			continue;
 		}
 		make_robust(c, r, access_ops[a].op, &s->loc);
-		sb_profile_add_rule(c->prof, r);
+		add_rule(c, r);
 		if (s->action == SB_ALLOW && r->nfilters &&
 		    (access_ops[a].op == SB_OP_FILE_READ || access_ops[a].op == SB_OP_FILE_READ_METADATA))
 			ancestor_rule(c, r, &s->loc);
@@ -484,15 +533,17 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		c.errors++;
 	} else {
 		sb_rule *r = stmt_rule(deflt, deflt->action, SB_OP_DEFAULT);
-		sb_profile_add_rule(c.prof, r);
+		add_rule(&c, r);
 	}
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind == SBX_STMT_NETWORK)
-			sb_profile_add_rule(c.prof, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
+			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
 	}
+	free(c.child_rules);
+	free(c.regions);
 	if (c.errors) {
 		sb_profile_free(c.prof);
 		return NULL;

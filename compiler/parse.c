@@ -21,8 +21,8 @@ enum {
 	SBX_MAX_FILE_BYTES = 4 << 20,   /* policies are small; refuse anything huge */
 	/* Checks and lowering compare rules pairwise; these bounds keep a
 	 * pathological policy to seconds.  Real policies have tens of rules.  */
-	SBX_MAX_STATEMENTS = 1000,
-	SBX_MAX_TARGETS = 4000,
+	SBX_MAX_STATEMENTS = 12000,
+	SBX_MAX_TARGETS = 48000,
 };
 
 /* State shared by the top file and all its includes.  */
