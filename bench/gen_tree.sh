@@ -4,7 +4,8 @@
 # directory (in /home), for `chroot ROOT ...`.  Every real top-level entry of
 # / is bind-mounted (recursively) or, for symlinks, copied; /home is a fresh
 # tmpfs holding the throwaway home /home/bench (with .omp and a workspace ws)
-# and the N siblings.  Entries are directories, every fourth one a file.
+# and the N siblings; /tmp is a fresh tmpfs.  Entries are directories, every
+# fourth one a file.  Undo with `umount -R ROOT`.
 # Must run as root inside a private mount namespace (bench/run.sh does
 # `unshare -m --propagation private`): it refuses to mount anything in the
 # host's namespace.
@@ -21,7 +22,7 @@ mount -t tmpfs -o mode=0755 bench-root "$root"
 for e in /* /.[!.]*; do
 	[ -e "$e" ] || [ -L "$e" ] || continue
 	name=${e#/}
-	case $name in home) continue ;; esac
+	case $name in home|tmp) continue ;; esac
 	if [ -L "$e" ]; then
 		cp -P "$e" "$root/$name"
 	elif [ -d "$e" ]; then
@@ -32,6 +33,10 @@ for e in /* /.[!.]*; do
 		mount --bind "$e" "$root/$name"
 	fi
 done
+# A fresh /tmp: binding the real one would make this tree (which usually
+# lives below /tmp) visible inside itself, a bind-mount alias of the home.
+mkdir "$root/tmp"
+mount -t tmpfs -o mode=1777 bench-tmp "$root/tmp"
 mkdir "$root/home"
 mount -t tmpfs -o mode=0755 bench-home "$root/home"
 mkdir -p -m 0700 "$root/home/bench" "$root/home/bench/.omp"

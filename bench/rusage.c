@@ -1,11 +1,15 @@
 /* rusage.c - run one command and report its wall time and peak resident
  * set size (the /usr/bin/time -f %M figure, without needing that package).
- * Usage: rusage PROGRAM [ARG...]   (PROGRAM is an absolute path)
- * Prints "wall_ms=<ms> maxrss_kb=<kB> status=<exit status>" on stdout; the
- * child's stdout goes to /dev/null, its stderr is kept.  */
+ * Usage: rusage [-t SECONDS] PROGRAM [ARG...]   (PROGRAM is an absolute path)
+ * Prints "wall_ms=<ms> maxrss_kb=<kB> status=<exit status>" on stdout, or
+ * "... status=timeout" when -t was given and the child ran longer (it is
+ * then killed).  The child's stdout goes to /dev/null, its stderr is kept.  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,10 +22,21 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;   /* only interrupts wait4() */
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argv[1][0] != '/') {
-		fprintf(stderr, "usage: rusage /ABS/PROGRAM [ARG...]\n");
+	unsigned limit = 0;
+	int first = 1;
+	if (argc > 2 && strcmp(argv[1], "-t") == 0) {
+		limit = (unsigned)strtoul(argv[2], NULL, 10);
+		first = 3;
+	}
+	if (argc <= first || argv[first][0] != '/') {
+		fprintf(stderr, "usage: rusage [-t SECONDS] /ABS/PROGRAM [ARG...]\n");
 		return 2;
 	}
 	double t0 = now_ms();
@@ -34,17 +49,30 @@ int main(int argc, char **argv)
 		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (fd >= 0)
 			dup2(fd, STDOUT_FILENO);
-		execv(argv[1], argv + 1);
+		execv(argv[first], argv + first);
 		perror("rusage: exec");
 		_exit(127);
 	}
+	struct sigaction sa = {.sa_handler = on_alarm};
+	sigaction(SIGALRM, &sa, NULL);
+	if (limit)
+		alarm(limit);
 	int st = 0;
+	int timed_out = 0;
 	struct rusage ru;
-	if (wait4(pid, &st, 0, &ru) < 0) {
-		perror("rusage: wait4");
-		return 2;
+	while (wait4(pid, &st, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			perror("rusage: wait4");
+			return 2;
+		}
+		timed_out = 1;
+		kill(pid, SIGKILL);
 	}
 	double t1 = now_ms();
+	if (timed_out) {
+		printf("wall_ms=%.3f maxrss_kb=%ld status=timeout\n", t1 - t0, ru.ru_maxrss);
+		return 0;
+	}
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	printf("wall_ms=%.3f maxrss_kb=%ld status=%d\n", t1 - t0, ru.ru_maxrss, code);
 	return 0;

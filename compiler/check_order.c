@@ -27,7 +27,7 @@
 
 typedef struct {
 	const sbx_stmt *s;
-	sbx_place *pl;   /* one per target; one ANY place when unfiltered */
+	sbx_place *pl;   /* one per target; one ANY place when unfiltered (borrowed) */
 	size_t n;
 	unsigned atoms;
 	bool reported;
@@ -207,6 +207,8 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	rule_info *r = calloc(p->nstmts ? p->nstmts : 1, sizeof *r);
 	if (!r)
 		abort();
+	sbx_places pp;
+	sbx_places_init(&pp, p, defs);
 	size_t nr = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -215,22 +217,14 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		rule_info *ri = &r[nr++];
 		ri->s = s;
 		ri->atoms = sbx_atoms(s->access);
-		ri->n = s->ntargets ? s->ntargets : 1;
-		ri->pl = calloc(ri->n, sizeof *ri->pl);
-		if (!ri->pl)
-			abort();
-		for (size_t t = 0; t < ri->n; t++)
-			sbx_place_of(&ri->pl[t], s->ntargets ? &s->targets[t] : NULL, defs);
+		ri->n = pp.count[i];
+		ri->pl = pp.of[i];
 	}
 	exception_order(r, nr, d);
 	specificity(r, nr, d);
 	dead_rules(r, nr, d);
 	unfiltered_order(r, nr, d);
-	for (size_t i = 0; i < nr; i++) {
-		for (size_t t = 0; t < r[i].n; t++)
-			sbx_place_clear(&r[i].pl[t]);
-		free(r[i].pl);
-	}
+	sbx_places_clear(&pp);
 	free(r);
 	return 0;
 }

@@ -4,8 +4,8 @@
  * content) whose target equals, lies inside or covers a sensitive location
  * is an error [sensitive], unless the statement says `acknowledge sensitive
  * "reason"` or a later deny rule certainly takes that location back for the
- * same access.  A write grant on the policy files themselves is an error
- * too.  Under `default allow`, a sensitive location that no rule certainly
+ * same access.  A write grant on the policy files themselves is a warning
+ * [policy-write].  Under `default allow`, a sensitive location that no rule certainly
  * decides is granted by the default: an error at the `default` statement.
  * A write grant inside ~/.omp is a warning [persistence]: omp later
  * runs code from there outside any sandbox (seed D7).
@@ -39,6 +39,7 @@ typedef struct {
 	const char *home;   /* bound with -D, or NULL */
 	char **own;         /* canonical policy files (the top file and includes) */
 	size_t nown;
+	sbx_places pl;      /* every rule's places, resolved once */
 } ctx;
 
 /* Where a target stands relative to home: covering all of it, at a path
@@ -77,16 +78,7 @@ static unsigned not_taken_back(const ctx *c, size_t after, const sbx_place *x, u
 		const sbx_stmt *s = &c->p->stmts[k];
 		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & left))
 			continue;
-		bool covered = false;
-		for (size_t j = 0; j < s->ntargets || (j == 0 && s->ntargets == 0); j++) {
-			sbx_place dp;
-			sbx_place_of(&dp, s->ntargets ? &s->targets[j] : NULL, c->defs);
-			covered = sbx_place_covers(&dp, x, false) == SBX_YES;
-			sbx_place_clear(&dp);
-			if (covered)
-				break;
-		}
-		if (covered)
+		if (sbx_rule_covers(&c->pl, k, x))
 			left &= ~s->access;
 	}
 	return left;
@@ -104,7 +96,17 @@ static unsigned entry_exposure(const ctx *c, size_t i, const sbx_place *pl, home
 	if (!*covers)
 		return not_taken_back(c, i, pl, acc);
 	sbx_place x;
-	sbx_place_home(&x, entry, false, c->defs);
+	if (pos == POS_REL && pl->kind == SBX_PLACE_ABS && !c->home) {
+		/* A conventional home (/Users/bob): the entry below that home.  */
+		char *joined = NULL;
+		if (asprintf(&joined, "%.*s/%s", (int)(rel - pl->path), pl->path, entry) < 0)
+			abort();
+		sbx_target t = { .base = SBX_BASE_ABS, .rel = joined };
+		sbx_place_of(&x, &t, c->defs);
+		free(joined);
+	} else {
+		sbx_place_home(&x, entry, false, c->defs);
+	}
 	unsigned left = not_taken_back(c, i, &x, acc);
 	sbx_place_clear(&x);
 	return left;
@@ -165,8 +167,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 {
 	const sbx_stmt *s = &c->p->stmts[i];
 	unsigned acc = s->access & GRANTS;
-	sbx_place pl;
-	sbx_place_of(&pl, s->ntargets ? &s->targets[t] : NULL, c->defs);
+	const sbx_place pl = c->pl.of[i][t];
 	const char *rel = NULL;
 	home_pos pos = target_home_pos(c, &pl, &rel);
 	bool found = false, covers = false;
@@ -212,20 +213,16 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 			       what, persistence[e].why);
 		}
 	}
-	sbx_place_clear(&pl);
 	return found;
 }
 
-/* Can every target of s be decided at compile time?  */
-static bool decidable(const ctx *c, const sbx_stmt *s)
+/* Can every target of rule i be decided at compile time?  */
+static bool decidable(const ctx *c, size_t i)
 {
-	for (size_t t = 0; t < s->ntargets; t++) {
-		sbx_place pl;
-		sbx_place_of(&pl, &s->targets[t], c->defs);
-		bool ok = pl.kind == SBX_PLACE_ABS || pl.kind == SBX_PLACE_ANY ||
-			  (pl.kind == SBX_PLACE_ROOT && strcmp(pl.root, "HOME") == 0);
-		sbx_place_clear(&pl);
-		if (!ok)
+	for (size_t t = 0; t < c->pl.count[i]; t++) {
+		const sbx_place *pl = &c->pl.of[i][t];
+		if (!(pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ANY ||
+		      (pl->kind == SBX_PLACE_ROOT && strcmp(pl->root, "HOME") == 0)))
 			return false;
 	}
 	return true;
@@ -262,16 +259,8 @@ static const sbx_stmt *certain_decider(const ctx *c, const sbx_place *x, unsigne
 {
 	for (size_t k = c->p->nstmts; k-- > 0;) {
 		const sbx_stmt *s = &c->p->stmts[k];
-		if (s->kind != SBX_STMT_RULE || !(s->access & acc))
-			continue;
-		for (size_t j = 0; j < s->ntargets || (j == 0 && s->ntargets == 0); j++) {
-			sbx_place pl;
-			sbx_place_of(&pl, s->ntargets ? &s->targets[j] : NULL, c->defs);
-			sbx_tri cov = sbx_place_covers(&pl, x, false);
-			sbx_place_clear(&pl);
-			if (cov == SBX_YES)
-				return s;
-		}
+		if (s->kind == SBX_STMT_RULE && (s->access & acc) && sbx_rule_covers(&c->pl, k, x))
+			return s;
 	}
 	return NULL;
 }
@@ -325,6 +314,7 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	add_own(&c, p->file);
 	for (size_t i = 0; i < p->nstmts; i++)
 		add_own(&c, p->stmts[i].loc.file);
+	sbx_places_init(&c.pl, p, defs);
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -337,12 +327,13 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			for (size_t t = 0; t < nt; t++)
 				any |= check_target(&c, i, t, acked, &errors);
 		}
-		if (acked && !any && decidable(&c, s))
+		if (acked && !any && decidable(&c, i))
 			sb_diag_report(d, SB_SEV_WARNING, &s->loc, "unused-ack",
 				       "`acknowledge sensitive` on a rule that grants nothing "
 				       "sensitive; remove it so it cannot hide a later change");
 	}
 	check_default(&c, &errors);
+	sbx_places_clear(&c.pl);
 	for (size_t i = 0; i < c.nown; i++)
 		free(c.own[i]);
 	free(c.own);

@@ -33,7 +33,9 @@ static const char *wide_reason(const sbx_place *pl, const char *home)
 	case SBX_HOME_ABOVE:
 		return "it contains the home directory";
 	case SBX_HOME_INSIDE:
-		return *rel ? NULL : "it is a home directory";
+		if (*rel)
+			return NULL;
+		return home ? "it is the home directory" : "it is a home directory";
 	case SBX_HOME_OUTSIDE:
 		break;
 	}
@@ -41,23 +43,16 @@ static const char *wide_reason(const sbx_place *pl, const char *home)
 }
 
 /* The last read deny before statement i that may overlap pl, or NULL.  */
-static const sbx_stmt *earlier_read_deny(const sbx_policy *p, size_t i, const sbx_place *pl,
-					 const sbx_defines *defs)
+static const sbx_stmt *earlier_read_deny(const sbx_policy *p, const sbx_places *pp, size_t i,
+					 const sbx_place *pl)
 {
 	for (size_t k = i; k-- > 0;) {
 		const sbx_stmt *s = &p->stmts[k];
 		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & SBX_ACC_READ))
 			continue;
-		if (s->ntargets == 0)
-			return s;
-		for (size_t t = 0; t < s->ntargets; t++) {
-			sbx_place dp;
-			sbx_place_of(&dp, &s->targets[t], defs);
-			sbx_tri o = sbx_place_overlaps(&dp, pl, true);
-			sbx_place_clear(&dp);
-			if (o != SBX_NO)
+		for (size_t t = 0; t < pp->count[k]; t++)
+			if (sbx_place_overlaps(&pp->of[k][t], pl, true) != SBX_NO)
 				return s;
-		}
 	}
 	return NULL;
 }
@@ -75,6 +70,8 @@ int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	if (home && home[0] != '/')
 		home = NULL;
 	bool default_deny = sbx_default_action(p, SB_DENY) == SB_DENY;
+	sbx_places pp;
+	sbx_places_init(&pp, p, defs);
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -84,14 +81,13 @@ int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		bool any_wide = false, all_decidable = true;
 		size_t nt = s->ntargets ? s->ntargets : 1;
 		for (size_t t = 0; t < nt; t++) {
-			sbx_place pl;
-			sbx_place_of(&pl, s->ntargets ? &s->targets[t] : NULL, defs);
+			const sbx_place pl = pp.of[i][t];
 			all_decidable &= decidable_place(&pl);
 			const char *why = s->action == SB_ALLOW ? wide_reason(&pl, home) : NULL;
 			const sbx_stmt *deny = NULL;
 			bool wide_write = why && (s->access & SBX_ACC_WRITE);
 			bool wide_read = why && !wide_write && (s->access & SBX_ACC_READ) &&
-					 (default_deny || (deny = earlier_read_deny(p, i, &pl, defs)));
+					 (default_deny || (deny = earlier_read_deny(p, &pp, i, &pl)));
 			any_wide |= wide_write || wide_read;
 			if ((wide_write || wide_read) && !acked) {
 				char *where = sbx_place_str(&pl);
@@ -110,12 +106,12 @@ int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				free(where);
 				errors++;
 			}
-			sbx_place_clear(&pl);
 		}
 		if (acked && !any_wide && all_decidable)
 			sb_diag_report(d, SB_SEV_WARNING, &s->loc, "unused-ack",
 				       "`acknowledge wide` on a rule that grants nothing wide; "
 				       "remove it so it cannot hide a later change");
 	}
+	sbx_places_clear(&pp);
 	return errors;
 }

@@ -133,6 +133,8 @@ static void emit_rule(emitter *e, const sb_rule *r)
 		emit_comment(e, c);
 		free(c);
 	}
+	if (r->note)
+		emit_comment(e, r->note);
 	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
 	for (size_t i = 0; i < r->nops; i++) {
 		const char *name = r->ops[i] == SB_OP_OTHER && r->op_names && r->op_names[i]

@@ -4,6 +4,7 @@
  *   ; <header line>                  one per sb_profile.header entry
  *   (version 1)
  *   ; <src_file>:<src_line>          before each rule that has an origin
+ *   ; sbc: <note>                    when the compiler added or adjusted it
  *   (allow op... FILTER)             one filter: one line
  *   (deny op...                      several filters: one per line,
  *       FILTER                       indented four spaces, then ")"

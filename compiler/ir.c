@@ -226,6 +226,7 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 		sb_rule_add_modifier(c, r->modifiers[i]);
 	c->src_file = r->src_file;
 	c->src_line = r->src_line;
+	c->note = r->note;
 	return c;
 }
 

@@ -154,6 +154,9 @@ typedef struct sb_rule {
 	 * compiler, and by the reader from sbc's "; policy.sbx:12" comments.  */
 	const char *src_file;        /* interned in the sb_diag, or NULL */
 	int src_line;
+	/* Why the compiler added or adjusted this rule, emitted as a comment
+	 * after the origin; a static string (not owned), or NULL.  */
+	const char *note;
 } sb_rule;
 
 sb_rule *sb_rule_new(sb_action action, sb_loc loc);

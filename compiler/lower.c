@@ -68,8 +68,8 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 	const char *why = NULL;
 	char *n = sb_path_normalize(value, &why);
 	if (!n) {
-		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define", "-D %s=%s: the path %s", name, value,
-			       why ? why : "is not valid");
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define", "-D %s=%s: %s", name, value,
+			       why ? why : "not a normal absolute path");
 		c->errors++;
 		return NULL;
 	}
@@ -258,6 +258,17 @@ static bool rule_names(const sb_rule *r, sb_op op)
 	return false;
 }
 
+/* Comments the emitter writes under the origin of an adjusted rule.  */
+#define NOTE_EVERYWHERE                                                        \
+	"sbc: (subpath \"/\") so this rule also overrides the earlier filtered ones"
+#define NOTE_CHILD                                                             \
+	"sbc: also names the child operation, which Seatbelt consults before its parent"
+#define NOTE_EVERYWHERE_AND_CHILD                                              \
+	"sbc: (subpath \"/\") so this rule also overrides the earlier filtered ones; "   \
+	"also names the child operation, which Seatbelt consults before its parent"
+#define NOTE_ANCESTORS                                                         \
+	"sbc: stat on the directories above the paths just re-allowed, for realpath()"
+
 /* The order-robust adjustments for a new rule naming `op` (see top).  */
 static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 {
@@ -275,8 +286,11 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 				related = true;
 		}
 	}
-	if (!r->nfilters && related)
+	bool everywhere = false, child = false;
+	if (!r->nfilters && related) {
 		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
+		everywhere = true;
+	}
 	/* child operations named earlier with the other action */
 	for (size_t i = 0; i < p->nrules; i++) {
 		const sb_rule *e = p->rules[i];
@@ -284,10 +298,18 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 			continue;
 		for (size_t j = 0; j < e->nops; j++) {
 			sb_op eo = e->ops[j];
-			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(e, r))
+			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(e, r)) {
 				sb_rule_add_op(r, eo, NULL);
+				child = true;
+			}
 		}
 	}
+	if (everywhere && child)
+		r->note = NOTE_EVERYWHERE_AND_CHILD;
+	else if (everywhere)
+		r->note = NOTE_EVERYWHERE;
+	else if (child)
+		r->note = NOTE_CHILD;
 }
 
 /* ---- D8: stat on the directories above a re-allowed path ---- */
@@ -359,6 +381,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
+	anc->note = NOTE_ANCESTORS;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const sb_rule *e = p->rules[i];
 		if (e == allow || !rule_denies_read(e))
@@ -381,6 +404,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	}
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
+		anc->note = NOTE_ANCESTORS;
 		sb_profile_add_rule(p, anc);
 	} else {
 		sb_rule_free(anc);

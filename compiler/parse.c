@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "ast.h"
 #include "parse_ctx.h"
 #include "path.h"
@@ -17,6 +19,10 @@
 enum {
 	SBX_MAX_INCLUDE_DEPTH = 16,
 	SBX_MAX_FILE_BYTES = 4 << 20,   /* policies are small; refuse anything huge */
+	/* Checks and lowering compare rules pairwise; these bounds keep a
+	 * pathological policy to seconds.  Real policies have tens of rules.  */
+	SBX_MAX_STATEMENTS = 1000,
+	SBX_MAX_TARGETS = 4000,
 };
 
 /* State shared by the top file and all its includes.  */
@@ -28,7 +34,8 @@ struct sbx_shared {
 	/* identities of the files being parsed, outermost first (cycle check) */
 	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
 	int nstack;
-	const char *top_dir;         /* directory of the top file (diagnostics form) */
+	size_t ntargets;             /* targets in all rule statements so far */
+	bool too_big;                /* a size limit was reported */
 };
 
 static void *xmalloc(size_t n)
@@ -61,6 +68,19 @@ void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char 
 			       "too many errors in '%s'; giving up on the rest of it", c->file);
 		c->gave_up = true;
 	}
+}
+
+void sbx_ctx_lex_error(sbx_pctx *c, const sb_loc *loc, const char *fmt, ...)
+{
+	if (c->lex_error)
+		return;
+	c->lex_error = true;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sbx_ctx_error(c, loc, "syntax", "%s", buf);
 }
 
 /* ---- targets ---- */
@@ -326,6 +346,20 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targets,
 		  sbx_ack *ack, sb_loc loc)
 {
+	size_t nt = targets ? targets->n : 0;
+	if (c->sh->pol->nstmts >= SBX_MAX_STATEMENTS || c->sh->ntargets + nt > SBX_MAX_TARGETS) {
+		if (!c->sh->too_big)
+			sbx_ctx_error(c, &loc, "limit",
+				      "the policy is too large (more than %d statements or %d targets); split it or use lists",
+				      SBX_MAX_STATEMENTS, SBX_MAX_TARGETS);
+		else
+			c->nerrors++;
+		c->sh->too_big = true;
+		sbx_tvec_free(targets);
+		sbx_ack_free(ack);
+		return;
+	}
+	c->sh->ntargets += nt;
 	sbx_stmt *s = new_stmt(c, SBX_STMT_RULE, loc);
 	s->action = action;
 	s->access = access;
@@ -348,15 +382,23 @@ void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targ
 
 static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; anything but
+	 * a regular file is refused before a byte is read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		sbx_ctx_error(c, at, "io", "'%s' is not a regular file", path);
-		fclose(f);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	size_t cap = 4096, n = 0;

@@ -25,6 +25,9 @@ typedef struct sbx_pctx {
 	/* end of the last real token, where "unexpected end of file" points */
 	int last_line, last_col;
 	bool gave_up;         /* too many errors: the scanner returns EOF */
+	/* a lexical error in the current statement: the parser skips to the
+	 * next ';', so further lexical errors there are noise */
+	bool lex_error;
 } sbx_pctx;
 
 enum { SBX_MAX_ERRORS_PER_FILE = 50 };
@@ -69,6 +72,10 @@ void sbx_ctx_include(sbx_pctx *c, char *file, sb_loc loc);
 /* Report a located error and count it.  */
 void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A lexical error: reported unless the statement already has one.  */
+void sbx_ctx_lex_error(sbx_pctx *c, const sb_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Keyword suggestion for an unknown word, or NULL.  */
 const char *sbx_suggest_keyword(const char *word);

@@ -109,14 +109,6 @@ static void dump_ir(const sb_profile *p, FILE *out)
 	}
 }
 
-/* sbc explain / sbc diff live in cmd_explain.c / cmd_diff.c (cmds.h).  */
-static int run_subcommand(int argc, char **argv)
-{
-	if (!strcmp(argv[0], "explain"))
-		return sb_cmd_explain(argc - 1, argv + 1);
-	return sb_cmd_diff(argc - 1, argv + 1);
-}
-
 typedef struct {
 	const char *out;
 	bool check, dump_ast, dump_ir, werror;
@@ -171,8 +163,11 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "explain") || !strcmp(argv[1], "diff")))
-		return run_subcommand(argc - 1, argv + 1);
+	/* subcommands: cmd_explain.c, cmd_diff.c (cmds.h) */
+	if (argc > 1 && !strcmp(argv[1], "explain"))
+		return sb_cmd_explain(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return sb_cmd_diff(argc - 2, argv + 2);
 
 	options o = {.fmt = SB_FMT_TEXT};
 	o.files = calloc((size_t)argc, sizeof *o.files);

@@ -143,7 +143,27 @@ static char *join(const char *base, const char *rel)
 	return r;
 }
 
+static unsigned first_key(const char *path)
+{
+	const char *c = NULL;
+	size_t n = 0;
+	if (!path || !next_comp(&path, &c, &n))
+		return 0;
+	unsigned h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned)fold_char((unsigned char)c[i])) * 16777619u;
+	return h ? h : 1;
+}
+
+static void place_of(sbx_place *out, const sbx_target *t, const sbx_defines *defs);
+
 void sbx_place_of(sbx_place *out, const sbx_target *t, const sbx_defines *defs)
+{
+	place_of(out, t, defs);
+	out->key = out->kind == SBX_PLACE_ABS || out->kind == SBX_PLACE_ROOT ? first_key(out->path) : 0;
+}
+
+static void place_of(sbx_place *out, const sbx_target *t, const sbx_defines *defs)
 {
 	memset(out, 0, sizeof *out);
 	if (!t) {
@@ -166,7 +186,10 @@ void sbx_place_of(sbx_place *out, const sbx_target *t, const sbx_defines *defs)
 	}
 	const char *v = sbx_bound_value(defs, out->root);
 	if (v && v[0] == '/') {
+		sbx_place sym = { .kind = SBX_PLACE_ROOT, .root = out->root, .path = (char *)rel };
+		out->spelled = sbx_place_str(&sym);
 		out->kind = SBX_PLACE_ABS;
+		out->root = NULL;
 		out->path = join(v, rel);
 		return;
 	}
@@ -183,14 +206,60 @@ void sbx_place_home(sbx_place *out, const char *rel, bool exact, const sbx_defin
 void sbx_place_clear(sbx_place *pl)
 {
 	free(pl->path);
+	free(pl->spelled);
 	pl->path = NULL;
+	pl->spelled = NULL;
+}
+
+void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs)
+{
+	pp->n = p->nstmts;
+	pp->of = calloc(p->nstmts ? p->nstmts : 1, sizeof *pp->of);
+	pp->count = calloc(p->nstmts ? p->nstmts : 1, sizeof *pp->count);
+	if (!pp->of || !pp->count)
+		abort();
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind != SBX_STMT_RULE)
+			continue;
+		size_t n = s->ntargets ? s->ntargets : 1;
+		pp->of[i] = calloc(n, sizeof **pp->of);
+		if (!pp->of[i])
+			abort();
+		pp->count[i] = n;
+		for (size_t t = 0; t < n; t++)
+			sbx_place_of(&pp->of[i][t], s->ntargets ? &s->targets[t] : NULL, defs);
+	}
+}
+
+void sbx_places_clear(sbx_places *pp)
+{
+	for (size_t i = 0; i < pp->n; i++) {
+		for (size_t t = 0; pp->of[i] && t < pp->count[i]; t++)
+			sbx_place_clear(&pp->of[i][t]);
+		free(pp->of[i]);
+	}
+	free(pp->of);
+	free(pp->count);
+	pp->of = NULL;
+	pp->count = NULL;
+	pp->n = 0;
+}
+
+bool sbx_rule_covers(const sbx_places *pp, size_t i, const sbx_place *x)
+{
+	for (size_t t = 0; t < pp->count[i]; t++)
+		if (sbx_place_covers(&pp->of[i][t], x, false) == SBX_YES)
+			return true;
+	return false;
 }
 
 static bool is_everything(const sbx_place *p)
 {
 	if (p->kind == SBX_PLACE_ANY)
 		return true;
-	return p->kind == SBX_PLACE_ABS && !p->exact &&
+	/* A nonzero key means a first component: not "/".  */
+	return p->kind == SBX_PLACE_ABS && !p->exact && p->key == 0 &&
 	       sbx_path_relation(p->path, "/", false) == SBX_PATH_EQUAL;
 }
 
@@ -214,6 +283,8 @@ sbx_tri sbx_place_covers(const sbx_place *a, const sbx_place *b, bool fold)
 		return SBX_NO;
 	if (!comparable(a, b))
 		return SBX_MAYBE;
+	if (a->key && b->key && a->key != b->key)
+		return SBX_NO;
 	sbx_path_rel r = sbx_path_relation(b->path, a->path, fold);
 	if (a->exact)
 		return b->exact && r == SBX_PATH_EQUAL ? SBX_YES : SBX_NO;
@@ -228,6 +299,8 @@ sbx_tri sbx_place_overlaps(const sbx_place *a, const sbx_place *b, bool fold)
 		return SBX_YES;
 	if (!comparable(a, b))
 		return SBX_MAYBE;
+	if (a->key && b->key && a->key != b->key)
+		return SBX_NO;
 	switch (sbx_path_relation(a->path, b->path, fold)) {
 	case SBX_PATH_EQUAL: return SBX_YES;
 	case SBX_PATH_INSIDE: return b->exact ? SBX_NO : SBX_YES;
@@ -247,7 +320,11 @@ char *sbx_place_str(const sbx_place *pl)
 	case SBX_PLACE_ANY:
 		return xstrdup("everywhere");
 	case SBX_PLACE_ABS:
-		n = asprintf(&r, "%s%s", pre, path);
+		if (pl->spelled) {
+			n = asprintf(&r, "%s%s (%s)", pre, pl->spelled, path);
+		} else {
+			n = asprintf(&r, "%s%s", pre, path);
+		}
 		break;
 	case SBX_PLACE_LIST:
 		n = asprintf(&r, "%s$%s", pre, pl->root);

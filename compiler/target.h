@@ -30,6 +30,9 @@ typedef struct sbx_place {
 	char *path;        /* ABS: normal absolute path; ROOT: suffix, "" = the
 			      root itself (owned) */
 	bool exact;        /* the node only, not its subtree */
+	char *spelled;     /* ABS from a root bound with -D: "~/.kube" (owned) */
+	unsigned key;      /* hash of the case-folded first component of path,
+			      0 when there is none: a quick "unrelated" test */
 } sbx_place;
 
 /* Component-wise relation of two paths, both absolute or both relative.
@@ -60,6 +63,19 @@ void sbx_place_of(sbx_place *out, const sbx_target *t, const sbx_defines *defs);
 void sbx_place_clear(sbx_place *pl);
 /* Build a place relative to home ("" = home), resolved when HOME is bound.  */
 void sbx_place_home(sbx_place *out, const char *rel, bool exact, const sbx_defines *defs);
+
+/* The places of every rule statement, resolved once: places[i] holds
+ * max(ntargets, 1) places for rule i (one ANY place when unfiltered) and
+ * is NULL for other statements.  */
+typedef struct sbx_places {
+	sbx_place **of;
+	size_t *count;     /* places in of[i] */
+	size_t n;
+} sbx_places;
+void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs);
+void sbx_places_clear(sbx_places *pp);
+/* Does some place of rule i certainly cover x (byte-exact)?  */
+bool sbx_rule_covers(const sbx_places *pp, size_t i, const sbx_place *x);
 
 /* Does every path of b lie in a?  Does some path lie in both?  */
 sbx_tri sbx_place_covers(const sbx_place *a, const sbx_place *b, bool fold);

@@ -132,6 +132,11 @@ static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t wan
 		kept = true;
 	}
 	if (mixed && is_dir && depth < 64) {
+		sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "%s: expanded around a deny (%s): it gets no rule itself, each "
+				 "entry gets its own", path,
+				 (mixed & (SB_LL_READ_FILE | SB_LL_READ_DIR)) ? "listing it is denied"
+									     : "writes");
 		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
 		if (!dir) {

@@ -16,7 +16,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: omp-sandboxed [OMP ARGS...]     run omp sandboxed (arguments forwarded)\n"
 	      "       omp-sandboxed --self-test       check the sandbox for real (exit 0/1)\n"
-	      "       omp-sandboxed --print-profile   print the profile and its -D parameters\n"
+	      "       omp-sandboxed --print-profile   print the profile, paths bound, as applied\n"
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
 	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	if (strcmp(first, "--self-test") == 0)
 		act = SB_ACT_SELFTEST;
 	else if (strcmp(first, "--print-profile") == 0)
-		act = SB_ACT_PRINT_PROFILE;
+		act = SB_ACT_PRINT_BOUND;
 	sb_run_cfg cfg = {
 		.tool = "omp-sandboxed",
 		.argv0 = argv[0],

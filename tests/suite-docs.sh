@@ -84,6 +84,23 @@ $("$bin" diff --help 2>&1)"
 	fi
 done
 
+# ---- colour: on a terminal, plain otherwise, NO_COLOR respected ----
+if [ -x "$B/bin/sbc" ] && command -v script >/dev/null; then
+	printf 'default allow;\nallow write home;\n' >"$TMP/colour.sbx"
+	esc=$'\033['
+	tty_out=$(script -qec "$B/bin/sbc --check $TMP/colour.sbx" /dev/null 2>&1)
+	nocolor_out=$(NO_COLOR=1 script -qec "$B/bin/sbc --check $TMP/colour.sbx" /dev/null 2>&1)
+	pipe_out=$("$B/bin/sbc" --check "$TMP/colour.sbx" 2>&1)
+	if [[ $tty_out == *"$esc"*error* ]] && [[ $nocolor_out != *"$esc"* ]] && [[ $nocolor_out == *error:* ]] &&
+		[[ $pipe_out != *"$esc"* ]] && [[ $pipe_out == *error:* ]]; then
+		pass "sbc diagnostics: colour on a terminal, plain in a pipe and with NO_COLOR=1"
+	else
+		fail "sbc colour: tty='${tty_out:0:60}' no_color='${nocolor_out:0:60}' pipe='${pipe_out:0:60}'"
+	fi
+else
+	skip "colour check: sbc not built or script(1) missing"
+fi
+
 # ---- make install DESTDIR=... / make uninstall round trip ----
 if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]; then
 	stage=$TMP/stage
@@ -102,7 +119,14 @@ if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]
 		echo "644 usr/local/share/vim/vimfiles/syntax/sbx.vim"
 		echo "644 usr/local/share/vim/vimfiles/ftdetect/sbx.vim"
 	} | sort >"$expected"
+	# An existing directory keeps its mode (Debian's /usr/local/share is 2775).
+	mkdir -p "$stage/usr/local/share" && chmod 2775 "$stage/usr/local/share"
 	if make -s --no-print-directory B="$B" install DESTDIR="$stage" >"$TMP/install.log" 2>&1; then
+		if [ "$(stat -c %a "$stage/usr/local/share")" = 2775 ]; then
+			pass "make install leaves the mode of existing directories alone"
+		else
+			fail "make install changed $stage/usr/local/share to $(stat -c %a "$stage/usr/local/share")"
+		fi
 		(cd "$stage" && find . ! -type d -printf '%m %P\n' | sort) >"$TMP/got"
 		if diff -u "$expected" "$TMP/got" >"$TMP/diff"; then
 			pass "make install DESTDIR: $(wc -l <"$expected") files, modes 755/644, PREFIX=/usr/local"
@@ -113,6 +137,23 @@ if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]
 			pass "installed sbc runs"
 		else
 			fail "installed sbc does not run"
+		fi
+		# The bash-completion package finds the installed files by command name.
+		bc=/usr/share/bash-completion/bash_completion
+		if [ -r "$bc" ]; then
+			got=$(XDG_DATA_DIRS="$stage/usr/local/share" bash --norc --noprofile -c '
+				source "$1" >/dev/null 2>&1
+				for c in sbc sbrun omp-sandboxed; do __load_completion "$c" && complete -p "$c"; done' _ "$bc" 2>&1)
+			want="complete -F _sbc sbc
+complete -F _sbrun sbrun
+complete -F _omp_sandboxed omp-sandboxed"
+			if [ "$got" = "$want" ]; then
+				pass "bash-completion loads the installed completions by command name"
+			else
+				fail "bash-completion dynamic loading: $got"
+			fi
+		else
+			skip "bash-completion package not installed: dynamic loading not checked"
 		fi
 		if make -s --no-print-directory B="$B" uninstall DESTDIR="$stage" >"$TMP/uninstall.log" 2>&1; then
 			left=$(cd "$stage" && find . ! -type d)
@@ -209,7 +250,10 @@ if command -v bash >/dev/null; then
 	refuse_bash "sbc diff offers no sarif (json and text only)" $C _sbc "sbc diff --format=" --format=sarif
 	C=completions/sbrun.bash
 	expect_bash "sbrun -D skips its argument" $C _sbrun "sbrun -D X=1 " prof.sb
-	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version
+	expect_bash "sbrun -D split at = (COMP_WORDBREAKS)" $C _sbrun "sbrun -D X = 1 " prof.sb
+	expect_bash "sbrun --require-abi takes a number" $C _sbrun "sbrun --require-abi " 3 7
+	expect_bash "sbrun after --require-abi N: the profile" $C _sbrun "sbrun --require-abi 4 " prof.sb
+	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --help --version
 	expect_bash "sbrun profile: .sb files" $C _sbrun "sbrun " prof.sb sub/
 	refuse_bash "sbrun profile: no .sbx" $C _sbrun "sbrun " a.sbx notes.txt
 	expect_bash "sbrun --plan takes a profile" $C _sbrun "sbrun --plan " prof.sb
@@ -252,14 +296,14 @@ ZEOF
 	expect_zsh "sbc options" "sbc --" --check --dump-ast --format --version
 	expect_zsh "sbc subcommands and policies" "sbc " explain diff a.sbx
 	expect_zsh "sbc explain --op names" "sbc explain a.sbx --op " read stat file-read-data 'file-write*'
-	expect_zsh "sbrun options" "sbrun --" --plan --doctor --print-profile --allow-unsandboxed
+	expect_zsh "sbrun options" "sbrun --" --plan --doctor --print-profile --allow-unsandboxed --allow-unenforceable --require-abi
 	expect_zsh "omp-sandboxed options" "omp-sandboxed --" --self-test --print-profile
 else
 	skip "zsh not installed: zsh completions not exercised"
 fi
 
 # ---- vim syntax and ftdetect ----
-if command -v vim >/dev/null; then
+if command -v vim >/dev/null && vim --version 2>/dev/null | grep -q '+syntax'; then
 	printf '# c\ndefault allow;\ndeny read home;\nallow read ~/.omp workspace $EXTRA_READ;\nallow stat-only exactly home;\n' >"$TMP/ctree/t.sbx"
 	(cd "$TMP/ctree" && timeout 20 vim -Nu NONE -i NONE -es -c "set rtp^=$ROOT/editors/vim" -c 'filetype on' \
 		-c 'syntax on' -c 'edit t.sbx' -c "redir! > $TMP/syn.out" -c 'echo &filetype' \
@@ -273,7 +317,7 @@ if command -v vim >/dev/null; then
 		fail "vim syntax: got '$got', want '$want'"
 	fi
 else
-	skip "vim not installed: syntax file not exercised"
+	skip "vim with +syntax not installed: syntax file not exercised"
 fi
 if command -v python3 >/dev/null; then
 	if python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert g["scopeName"]=="source.sbx" and g["patterns"]' \

@@ -155,11 +155,41 @@ if [ $rc = 0 ] && has "$out" "argv[0]=$H/bin/omp"; then pass "... and runs with 
 
 # ---- flags ----
 run -- --print-profile
-if [ $rc = 0 ] && has "$out" "(version 1)" && has "$out" ";;   -D HOME=$H" && has "$out" ";;   -D WORKSPACE=$H/proj" && ! contains "$out" "argv["; then
-	pass "--print-profile prints the profile and its -D list, launches nothing"
+if [ $rc = 0 ] && has "$out" "(version 1)" && has "$out" "(deny file-read* (subpath \"$H\"))" && contains "$out" "(subpath \"$H/proj\")" && ! contains "$out" "(param" && ! contains "$out" "argv["; then
+	pass "--print-profile prints the profile with its paths bound, launches nothing"
 else fail "--print-profile (rc=$rc): $out $err"; fi
 run OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- --print-profile
-if has "$out" ";;   -D EXTRA_READ_1=$H/proj/sub"; then pass "--print-profile lists extras as indexed params"; else fail "print extras: $out"; fi
+if contains "$out" "(subpath \"$H/proj/sub\")"; then pass "--print-profile includes the extras"; else fail "print extras: $out"; fi
+run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --print-profile
+if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (seed 13b)"; else fail "print 13b: $out"; fi
+# The printed profile decides like the original's (seed §2) under sbc explain.
+mkdir -p "$H/a/b"
+WS=$H/a/b run -- --print-profile
+echo "$out" > "$T/printed.sb"
+if [ -x "$B/bin/sbc" ]; then
+	bad=""
+	while read -r want op path; do
+		got=$("$B/bin/sbc" explain "$T/printed.sb" --op "$op" --path "$path" 2>/dev/null | head -1 | cut -d: -f1)
+		[ "$got" = "$want" ] || bad="$bad [$op $path: $got, want $want]"
+	done <<-EOF
+	allow write $H/a/b/x
+	allow read $H/a/b/x
+	allow write $H/.omp/agent.db
+	deny write $H/x
+	deny read $H/.ssh/id_rsa
+	deny read $H/.gitconfig
+	allow stat $H
+	deny list $H
+	allow stat $H/a
+	deny list $H/a
+	deny write /etc/passwd
+	allow read /etc/passwd
+	allow write /dev/null
+	EOF
+	[ -z "$bad" ] && pass "--print-profile decides like the original's profile (sbc explain, 13 cases)" || fail "print-profile decisions:$bad"
+else
+	skip "sbc not built: decisions of --print-profile"
+fi
 run -- --model x --print-profile
 if has "$out" "argv[3]=--print-profile"; then pass "only the first argument is examined"; else fail "first argument: $out"; fi
 run -- --help
@@ -185,7 +215,10 @@ BIN=$OST
 touch "$T/marker"
 run SB_TEST_PLATFORM=macos OMP_SANDBOX_YOLO=1 OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- a --exit=5
 rec=$H/proj/fake-sandbox-exec.rec
-left=$(find /tmp /home -maxdepth 2 -newer "$T/marker" \( -name 'omp-sandbox*' -o -name '*.sb' \) 2>/dev/null)
+# (/tmp is shared with other test runs: look for the original's temp-profile
+# name there, and for any new file in the throwaway home.)
+left=$(find /tmp -maxdepth 1 -newer "$T/marker" -name 'omp-sandbox*' 2>/dev/null
+	find "$H" -newer "$T/marker" -type f ! -name fake-sandbox-exec.rec 2>/dev/null)
 if [ $rc = 5 ] && [ -f "$rec" ] && has "$(cat "$rec")" "argv[1]=-p" && has "$(cat "$rec")" "define=HOME=$H" &&
 	has "$(cat "$rec")" "define=EXTRA_READ_1=$H/proj/sub" && has "$(cat "$rec")" "command=$T/bin/omp" &&
 	has "$(cat "$rec")" "env=OMP_SANDBOX=seatbelt" && has "$out" "argv[1]=--auto-approve"; then
@@ -196,6 +229,17 @@ if [ -f "$rec" ] && ! sed -n '/^profile:$/,$p' "$rec" | grep -qF "$H"; then pass
 rm -f "$rec"
 run SB_TEST_PLATFORM=macos OMP_SANDBOX=seatbelt -- x
 if [ $rc = 78 ] && contains "$err" "already inside a sandbox"; then pass "macOS: an already-sandboxed parent refused in plain words (78)"; else fail "macOS nested (rc=$rc): $err"; fi
+
+# ---- fail closed (test build: a Landlock step made to fail) ----
+run SB_TEST_LL_FAIL=restrict -- --exit=0
+if [ $rc = 78 ] && ! has "$out" "argv[0]=$T/bin/omp" && contains "$err" "error"; then
+	pass "Landlock restrict failing: refused (78), the command never runs"
+else fail "fail closed (rc=$rc): $out $err"; fi
+run SB_TEST_LL_FAIL=restrict -- --self-test
+nfailed=$(grep -c '^FAIL' <<<"$out")
+if [ $rc = 1 ] && ! grep -q '^PASS: .*denied' <<<"$out" && grep -q 'the sandbox did not start' <<<"$out"; then
+	pass "self-test with a sandbox that does not start: no deny check passes ($nfailed FAIL)"
+else fail "self-test vacuity (rc=$rc): $(grep '^PASS' <<<"$out")"; fi
 BIN=$OS
 
 # ---- self-test and the real omp ----
@@ -206,6 +250,12 @@ if ompdir=$("$root/tests/lib/install-omp.sh" 2>"$T/install.err"); then
 	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=$H "$OS" --self-test 2>"$T/err")
 	rc=$?
 	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes ($(grep -c '^PASS' <<<"$out") checks)"; else fail "self-test (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
+	# the same, unprivileged (Landlock needs no privilege; no_new_privs path)
+	mkdir -p /home/nobody/proj && chown 65534:65534 /home/nobody/proj
+	out=$(cd /home/nobody/proj && /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+		/usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=/home/nobody "$OS" --self-test 2>"$T/err")
+	rc=$?
+	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes as uid 65534"; else fail "self-test as nobody (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
 else
 	skip "real omp: $(tail -1 "$T/install.err")"
 fi

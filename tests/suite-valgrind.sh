@@ -19,8 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 n=0
 VG=(valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible
-    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99
-    --track-origins=yes)
+    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99)
 
 # vg NAME CMD...: run CMD under valgrind; the command's own status may be
 # anything but 99 (valgrind's) or a signal.
@@ -46,11 +45,10 @@ fi
 for f in "${policies[@]}"; do
 	dir=$(dirname "$f"); b=$(basename "$f")
 	vg "sbc --check $f" "$SBC" --check "$b"
-	vg "sbc --check --format=json $f" "$SBC" --check --format=json "$b"
 	vg "sbc $f -o" "$SBC" "$b" -o "$tmp/$b.sb"
 	if [ -s "$tmp/$b.sb" ]; then
 		vg "sbc explain $f.sb" "$SBC" explain "$tmp/$b.sb" --op read --path /etc/passwd
-		vg "sbc explain $f" "$SBC" explain "$b" --op write --path /private/tmp/x -D HOME=/Users/u
+		vg "sbc explain --format=json $f" "$SBC" explain "$b" --op write --path /private/tmp/x -D HOME=/Users/u --format=json
 	fi
 done
 dir=$PWD
@@ -58,8 +56,13 @@ ex=(examples/*.sbx)
 if [ "${#ex[@]}" -ge 2 ] && [ -e "${ex[0]}" ]; then
 	vg "sbc diff ${ex[0]} ${ex[1]}" "$SBC" diff "${ex[0]}" "${ex[1]}"
 fi
+# The error paths: every malformed profile, every third malformed policy
+# (they share most code paths; CI time matters under valgrind).
+i=0
 for f in tests/malformed/*.sbx tests/malformed/*.sb; do
 	[ -e "$f" ] || continue
+	i=$((i + 1))
+	case $f in *.sbx) [ $((i % 3)) -eq 0 ] || continue ;; esac
 	dir=tests/malformed; b=$(basename "$f")
 	case $b in
 	*.sbx) vg "sbc --check $f" "$SBC" --check "$b" ;;

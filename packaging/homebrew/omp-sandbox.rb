@@ -5,7 +5,8 @@
 # Builds from source with the system compiler (Apple clang).  Homebrew's
 # bison is needed because macOS ships bison 2.3 and the grammar needs 3.8;
 # GNU make 4 because macOS ships make 3.81.  The test suites that need no
-# Linux kernel feature (unit + golden: `make check-portable`) run during the
+# Linux kernel feature (`make check-portable`: unit, golden, check and
+# explain/diff suites) run during the
 # build.  The macOS launch path is unverified on a real Mac (see
 # docs/security-model.md).
 class OmpSandbox < Formula

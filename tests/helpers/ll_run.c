@@ -87,10 +87,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ll_run -p SPEC [-D N=V]... -- CMD ARGS...\n");
 		return 2;
 	}
-	sb_profile *p = llspec_load(spec, defs, ndefs);
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "ll_run");
+	sb_profile *p = llspec_load_any(spec, defs, ndefs, d);
 	if (!p)
 		return 2;
-	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_ll_plan *plan = NULL;
 	int rc = sb_ll_plan_build(p, &o, &plan, d);
 	if (plan_only || count) {

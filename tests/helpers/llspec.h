@@ -122,3 +122,37 @@ bad:
 	sb_profile_free(p);
 	return NULL;
 }
+
+#include "sbpl_read.h"
+
+/* A real SBPL profile (*.sb, e.g. compiled by sbc) bound with the -D
+ * values; list params (EXTRA_READ*, EXTRA_WRITE*) bound empty unless given.
+ * Anything else: the llspec format above.  */
+static sb_profile *llspec_load_any(const char *file, const llspec_def *defs, size_t ndefs,
+				   sb_diag *d)
+{
+	size_t n = strlen(file);
+	if (n < 3 || strcmp(file + n - 3, ".sb") != 0)
+		return llspec_load(file, defs, ndefs);
+	sb_profile *raw = sb_sbpl_read_file(file, d);
+	if (!raw)
+		return NULL;
+	sb_bindings b = { 0 };
+	for (size_t i = 0; i < ndefs; i++)
+		sb_bindings_set(&b, defs[i].name, defs[i].value);
+	static const char *const lists[] = { "EXTRA_READ", "EXTRA_WRITE" };
+	for (size_t i = 0; i < 2; i++)
+		if (!sb_bindings_get(&b, lists[i]))
+			sb_bindings_set_list(&b, lists[i], NULL, 0);
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	sb_profile *p = sb_profile_bind(raw, &b, &unbound, &nunbound);
+	for (size_t i = 0; i < nunbound; i++) {
+		fprintf(stderr, "%s: param %s left unbound\n", file, unbound[i]);
+		free(unbound[i]);
+	}
+	free(unbound);
+	sb_bindings_clear(&b);
+	sb_profile_free(raw);
+	return p;
+}

@@ -220,5 +220,5 @@ Test(check_order, bound_roots_compare)
 	HASNT(&f, "warning");
 	fx_define(&f, "HOME", "/Users/me");
 	fx_run(&f, sb_check_order);
-	HAS(&f, "o.sbx:2:12: warning: this allow on /Users/me/src/app is an exception to the deny on /Users/me");
+	HAS(&f, "o.sbx:2:12: warning: this allow on workspace (/Users/me/src/app) is an exception to the deny on ~ (/Users/me)");
 }

@@ -168,7 +168,7 @@ Test(check_sensitive, bound_home_resolves_home_targets)
 	fx_add(&f, 2, "allow read ~/.kube");
 	fx_add(&f, 3, "allow read /Users/x/.kube");
 	cr_expect_eq(fx_run(&f, sb_check_sensitive), 1);
-	HAS(&f, "t.sbx:2:12: error: read grant on /srv/u/.kube reaches the sensitive location ~/.kube");
+	HAS(&f, "t.sbx:2:12: error: read grant on ~/.kube (/srv/u/.kube) reaches the sensitive location ~/.kube");
 }
 
 Test(check_sensitive, absolute_with_conventional_homes)
@@ -303,4 +303,15 @@ Test(check_sensitive, default_allow_reopened_by_acked_grant)
 	fx_add(&f, 3, "allow read home ack=sensitive why=trusted_tool");
 	cr_expect_eq(fx_run(&f, sb_check_sensitive), 0);
 	EMPTY(&f);
+}
+
+Test(check_sensitive, conventional_home_taken_back_in_its_own_spelling)
+{
+	fx_add(&f, 2, "allow read /Users/bob/.cargo");
+	fx_add(&f, 3, "deny read /Users/bob/.cargo/credentials /Users/bob/.cargo/credentials.toml");
+	fx_add(&f, 4, "allow read /home/ann/.cargo");
+	fx_add(&f, 5, "deny read ~/.cargo/credentials ~/.cargo/credentials.toml");
+	cr_expect_eq(fx_run(&f, sb_check_sensitive), 1);
+	HASNT(&f, "t.sbx:2:");
+	HAS(&f, "t.sbx:4:12: error: read grant on /home/ann/.cargo covers the sensitive location ~/.cargo/credentials ");
 }

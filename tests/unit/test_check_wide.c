@@ -141,7 +141,7 @@ Test(check_wide, bound_home)
 	fx_add(&f, 3, "allow write /srv/u/src /Users/x/y");
 	fx_add(&f, 4, "allow write workspace");
 	cr_expect_eq(fx_run(&f, sb_check_wide), 1);
-	HAS(&f, "w.sbx:4:13: error: write grant on /srv is too wide: it contains the home directory");
+	HAS(&f, "w.sbx:4:13: error: write grant on workspace (/srv) is too wide: it contains the home directory");
 }
 
 Test(check_wide, case_folded_ancestor)

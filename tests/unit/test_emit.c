@@ -59,6 +59,7 @@ Test(emit, omp_profile_text)
 		     "    (subpath (param \"EXTRA_READ*\"))\n"
 		     ")\n"
 		     "; t.sbx:6\n"
+		     "; sbc: stat on the directories above the paths just re-allowed, for realpath()\n"
 		     "(allow file-read-metadata\n"
 		     "    (literal (param \"HOME..WORKSPACE\"))\n"
 		     "    (literal (param \"HOME..EXTRA_READ*\"))\n"

@@ -172,28 +172,28 @@ Test(lexer, unterminated_string)
 
 Test(lexer, nul_and_control_bytes_are_errors)
 {
-	const char src[] = "read\0/x\x01;";
+	const char src[] = "read\0/x;\x01;";
 	lexed t[8];
 	fe_run r;
 	int n = scan(src, sizeof src - 1, t, 8, &r);
 	cr_assert(eq(int, t[1].tok, TK_SBX_YYerror));
 	cr_assert(eq(int, r.errors, 2), "%s", r.diag);
 	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:5: error: unexpected NUL byte"), NULL)), "%s", r.diag);
-	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:8: error: unexpected control character 0x01"), NULL)), "%s", r.diag);
+	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:9: error: unexpected control character 0x01"), NULL)), "%s", r.diag);
 	free_vals(t, n);
 	fe_done(&r);
 }
 
 Test(lexer, unknown_word_with_suggestion)
 {
-	const char *src = "raed Allow frobnicate";
+	const char *src = "raed; Allow; frobnicate";
 	lexed t[8];
 	fe_run r;
 	int n = scan(src, strlen(src), t, 8, &r);
 	cr_assert(eq(int, r.errors, 3));
 	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:1: error: unknown word 'raed'; did you mean 'read'?"), NULL)), "%s", r.diag);
-	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:6: error: unknown word 'Allow'; did you mean 'allow'?"), NULL)), "%s", r.diag);
-	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:12: error: unknown word 'frobnicate' [syntax]"), NULL)), "%s", r.diag);
+	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:7: error: unknown word 'Allow'; did you mean 'allow'?"), NULL)), "%s", r.diag);
+	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:14: error: unknown word 'frobnicate' [syntax]"), NULL)), "%s", r.diag);
 	free_vals(t, n);
 	fe_done(&r);
 }
@@ -208,13 +208,26 @@ Test(lexer, suggestions)
 
 Test(lexer, dollar_without_name)
 {
-	const char *src = "$ $1";
+	const char *src = "$ $1; $";
 	lexed t[8];
 	fe_run r;
 	int n = scan(src, strlen(src), t, 8, &r);
 	cr_assert(eq(int, t[0].tok, TK_SBX_YYerror));
-	/* '$', then '$' and '1' */
-	cr_assert(eq(int, r.errors, 3), "%s", r.diag);
+	/* one error per statement: '$', then (after ';') the last '$' */
+	cr_assert(eq(int, r.errors, 2), "%s", r.diag);
+	free_vals(t, n);
+	fe_done(&r);
+}
+
+Test(lexer, one_lexical_error_per_statement)
+{
+	const char *src = "read /a\x01" "b @ \"x\\q\";\nwrite @;";
+	lexed t[16];
+	fe_run r;
+	int n = scan(src, strlen(src), t, 16, &r);
+	cr_assert(eq(int, r.errors, 2), "%s", r.diag);
+	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:1:8: error: unexpected control character 0x01"), NULL)), "%s", r.diag);
+	cr_assert(not(eq(ptr, strstr(r.diag, "t.sbx:2:7: error: unexpected character '@'"), NULL)), "%s", r.diag);
 	free_vals(t, n);
 	fe_done(&r);
 }

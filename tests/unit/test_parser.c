@@ -437,3 +437,40 @@ Test(parser, statement_location_without_action)
 	cr_assert(eq(int, r.pol->stmts[2].loc.col, 14));
 	fe_done(&r);
 }
+
+Test(parser, include_of_a_fifo_does_not_hang, .init = mk_tmp, .fini = rm_tmp, .timeout = 10)
+{
+	char fifo[128];
+	snprintf(fifo, sizeof fifo, "%s/pipe.sbx", tmpdir);
+	cr_assert(eq(int, mkfifo(fifo, 0600), 0));
+	put("a.sbx", "default allow;\ninclude \"pipe.sbx\";\ninclude \"/dev/zero\";\n");
+	fe_run r = parse_file("a.sbx");
+	cr_assert(eq(ptr, r.pol, NULL));
+	cr_assert(eq(int, r.errors, 2), "%s", r.diag);
+	cr_assert(contains(r.diag, "pipe.sbx' is not a regular file [io]"), "%s", r.diag);
+	cr_assert(contains(r.diag, "a.sbx:3:9: error: '/dev/zero' is not a regular file [io]"), "%s", r.diag);
+	fe_done(&r);
+}
+
+Test(parser, size_limits)
+{
+	size_t cap = 1 << 16;
+	char *src = malloc(cap);
+	strcpy(src, "default allow;\n");
+	for (int i = 0; i < 1000; i++)
+		strcat(src, "read /x;\n");
+	fe_run r = fe_parse(src);
+	cr_assert(eq(ptr, r.pol, NULL));
+	cr_assert(eq(int, fe_count_lines(r.diag, "t.sbx:"), 1), "%s", r.diag);
+	cr_assert(contains(r.diag, "t.sbx:1001:1: error: the policy is too large (more than 1000 statements or 4000 targets)"), "%s", r.diag);
+	fe_done(&r);
+	strcpy(src, "default allow;\nread");
+	for (int i = 0; i < 4001; i++)
+		strcat(src, " /y");
+	strcat(src, ";\n");
+	r = fe_parse(src);
+	cr_assert(eq(ptr, r.pol, NULL));
+	cr_assert(contains(r.diag, "t.sbx:2:1: error: the policy is too large"), "%s", r.diag);
+	fe_done(&r);
+	free(src);
+}

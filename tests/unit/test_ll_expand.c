@@ -1,0 +1,151 @@
+/* Unit tests: complement expansion on a synthetic tree (temp dir), with a
+ * denied set D: symlink skip, hard-link skip, file/dir masking.  */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ll_internal.h"
+
+#define R (SB_LL_READ_FILE | SB_LL_READ_DIR | SB_LL_EXECUTE)
+
+static char root[256];
+
+/* grant_except semantics: D entries get nothing, their ancestors are mixed */
+typedef struct dset {
+	char paths[4][512];
+	size_t n;
+} dset;
+
+static bool is_under(const char *p, const char *r)
+{
+	size_t n = strlen(r);
+	return strncmp(p, r, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+static void classify_d(void *ctx, const char *path, bool is_dir, uint64_t want, uint64_t *all,
+		       uint64_t *mixed)
+{
+	dset *d = ctx;
+	*all = want;
+	*mixed = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (is_under(path, d->paths[i])) {
+			*all = 0;
+			*mixed = 0;
+			return;
+		}
+		if (is_under(d->paths[i], path)) {
+			*mixed = *all;
+			*all = 0;
+		}
+	}
+}
+
+static void mk(const char *rel, const char *content)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	if (content) {
+		FILE *f = fopen(p, "w");
+		cr_assert_not_null(f);
+		fputs(content, f);
+		fclose(f);
+	} else {
+		cr_assert(eq(int, mkdir(p, 0700), 0));
+	}
+}
+
+static void setup(void)
+{
+	snprintf(root, sizeof root, "/tmp/sb-ll-expand-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	mk("a", NULL);
+	mk("a/secret", NULL);
+	mk("a/secret/key", "k");
+	mk("a/pub", NULL);
+	mk("a/pub/x", "x");
+	mk("b", NULL);
+	mk("f", "f");
+	char t[512], l[512];
+	snprintf(t, sizeof t, "%s/a/secret", root);
+	snprintf(l, sizeof l, "%s/a/link", root);
+	cr_assert(eq(int, symlink(t, l), 0));
+	snprintf(t, sizeof t, "%s/a/secret/key", root);
+	snprintf(l, sizeof l, "%s/a/hl", root);
+	cr_assert(eq(int, link(t, l), 0));
+}
+
+static void teardown(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	cr_assert(eq(int, system(cmd), 0));
+}
+
+static const sb_ll_rule *find(const sb_ll_rules *r, const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].path, p) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+Test(ll_expand, grant_except_skips_denied_links_and_hardlinks, .init = setup, .fini = teardown)
+{
+	dset d = { .n = 1 };
+	snprintf(d.paths[0], sizeof d.paths[0], "%s/a/secret", root);
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, root, R, classify_d, &d), 0));
+	cr_assert(eq(sz, r.n, 3), "rules: %zu", r.n);
+	cr_assert_not_null(find(&r, "a/pub"));
+	cr_assert_not_null(find(&r, "b"));
+	const sb_ll_rule *f = find(&r, "f");
+	cr_assert_not_null(f);
+	cr_assert_not(f->is_dir);
+	cr_assert(eq(u64, f->rights, SB_LL_READ_FILE | SB_LL_EXECUTE));   /* no read_dir on a file */
+	cr_assert(eq(u64, find(&r, "a/pub")->rights, R));
+	cr_assert_null(find(&r, ""));
+	cr_assert_null(find(&r, "a"));
+	cr_assert_null(find(&r, "a/secret"));
+	cr_assert_null(find(&r, "a/link"));
+	cr_assert_null(find(&r, "a/hl"));
+	cr_assert(eq(sz, r.symlink_skips, 1));
+	cr_assert(eq(sz, r.hardlink_skips, 1));
+	for (size_t i = 0; i < r.n; i++)
+		cr_assert(r.v[i].fd >= 0);
+	sb_ll_rules_clear(&r);
+}
+
+Test(ll_expand, nothing_denied_is_one_rule, .init = setup, .fini = teardown)
+{
+	dset d = { .n = 0 };
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, root, R, classify_d, &d), 0));
+	cr_assert(eq(sz, r.n, 1));
+	cr_assert(eq(str, r.v[0].path, root));
+	sb_ll_rules_clear(&r);
+}
+
+Test(ll_expand, never_rights_are_stripped, .init = setup, .fini = teardown)
+{
+	dset d = { .n = 0 };
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, root, R | SB_LL_NEVER | SB_LL_MAKE_REG, classify_d, &d), 0));
+	cr_assert(eq(u64, r.v[0].rights & SB_LL_NEVER, 0));
+	cr_assert(eq(u64, r.v[0].rights & SB_LL_MAKE_REG, SB_LL_MAKE_REG), "rights %llx n %zu", (unsigned long long)r.v[0].rights, r.n);
+	sb_ll_rules_clear(&r);
+}
+
+Test(ll_expand, missing_root_fails)
+{
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, "/nonexistent/sb-ll", R, classify_d, &(dset){ 0 }), -1));
+	sb_ll_rules_clear(&r);
+}

@@ -1,0 +1,223 @@
+/* Unit tests: the Landlock planner on profiles built with the IR API and a
+ * temp tree standing in for HOME.  It walks the real "/" but asserts only
+ * on the temp tree, /tmp, /dev and the notes.  */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linux.h"
+#include "ll_internal.h"
+
+static char home[256], ws[300];
+/* The profile spells paths as Seatbelt sees them: /tmp/x is /private/tmp/x.  */
+static char phome[300], pws[320];
+
+static void setup(void)
+{
+	snprintf(home, sizeof home, "/tmp/sb-ll-plan-XXXXXX");
+	cr_assert_not_null(mkdtemp(home));
+	snprintf(ws, sizeof ws, "%s/ws", home);
+	snprintf(phome, sizeof phome, "/private%s", home);
+	snprintf(pws, sizeof pws, "/private%s", ws);
+	cr_assert(eq(int, mkdir(ws, 0700), 0));
+	char p[400];
+	snprintf(p, sizeof p, "%s/.ssh", home);
+	cr_assert(eq(int, mkdir(p, 0700), 0));
+}
+
+static void teardown(void)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	cr_assert(eq(int, system(cmd), 0));
+}
+
+static void rule(sb_profile *p, sb_action a, sb_op op, sb_filter_kind k, const char *path)
+{
+	sb_loc loc = { .file = "t.sb", .line = (int)p->nrules + 1 };
+	sb_rule *r = sb_rule_new(a, loc);
+	sb_rule_add_op(r, op, NULL);
+	if (path)
+		sb_rule_add_filter(r, sb_filter_path(k, sb_str_lit(path), loc));
+	sb_profile_add_rule(p, r);
+}
+
+static const sb_ll_rule *find(const sb_ll_plan *plan, const char *path)
+{
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].path, path) == 0)
+			return &r->v[i];
+	return NULL;
+}
+
+static bool note_has(const sb_ll_plan *plan, sb_ll_note_kind kind, const char *text)
+{
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->nnotes; i++)
+		if (r->notes[i].kind == kind && strstr(r->notes[i].text, text))
+			return true;
+	return false;
+}
+
+static sb_profile *home_profile(void)
+{
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_ALLOW, SB_OP_DEFAULT, 0, NULL);
+	rule(p, SB_DENY, SB_OP_FILE_WRITE, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_FILE_WRITE, SB_F_SUBPATH, "/private/tmp");
+	rule(p, SB_DENY, SB_OP_FILE_READ, SB_F_SUBPATH, phome);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, pws);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, "/private/var/folders");
+	rule(p, SB_DENY, SB_OP_FILE_READ, SB_F_REGEX, "^/opt/sb-ll-none/x");
+	return p;
+}
+
+Test(ll_plan, deny_home_complement, .init = setup, .fini = teardown)
+{
+	sb_profile *p = home_profile();
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { .home = home };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	const sb_ll_rule *w = find(plan, ws);
+	cr_assert_not_null(w, "no rule for the re-allowed workspace");
+	cr_assert(eq(u64, w->rights & SB_LL_READ_FILE, SB_LL_READ_FILE), "rights %llx", (unsigned long long)w->rights);
+	cr_assert_null(find(plan, home), "HOME must get no rule");
+	cr_assert_null(find(plan, "/"), "/ must get no rule");
+	cr_assert_null(find(plan, "/tmp/.ssh"));
+	/* /private/tmp on Linux is /tmp: writable, but expanded for reads */
+	const sb_ll_rule *t = find(plan, "/tmp");
+	cr_assert_not_null(t);
+	cr_assert(eq(u64, t->rights & SB_LL_WRITE_FILE, SB_LL_WRITE_FILE));
+	cr_assert(eq(u64, t->rights & SB_LL_READ_DIR, 0));
+	const sb_ll_rule *dev = find(plan, "/dev");
+	cr_assert_not_null(dev);
+	cr_assert(eq(u64, dev->rights, SB_LL_READ_DIR));
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++) {
+		cr_assert(eq(u64, r->v[i].rights & SB_LL_NEVER, 0));
+		if (strncmp(r->v[i].path, "/dev/", 5) == 0)
+			cr_assert(eq(str, (char *)r->v[i].origin, "device"));
+		cr_assert_not(strncmp(r->v[i].path, home, strlen(home)) == 0 &&
+			      strncmp(r->v[i].path, ws, strlen(ws)) != 0,
+			      "rule inside HOME outside the workspace: %s", r->v[i].path);
+	}
+	cr_assert(note_has(plan, SB_LL_NOTE_SKIPPED, "/private/var/folders"));
+	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "widened"));
+	cr_assert(note_has(plan, SB_LL_NOTE_GAP, "stat"));
+	cr_assert(sb_ll_plan_rule_count(plan) > 5);
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}
+
+Test(ll_plan, unenforceable_deny_refused_unless_opted_in, .init = setup, .fini = teardown)
+{
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_ALLOW, SB_OP_DEFAULT, 0, NULL);
+	rule(p, SB_DENY, SB_OP_FILE_READ, SB_F_REGEX, "secret");
+	FILE *sink = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
+	cr_assert(note_has(plan, SB_LL_NOTE_UNENFORCEABLE, "regex"));
+	sb_ll_plan_free(plan);
+	o.allow_unenforceable = true;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(sink);
+}
+
+Test(ll_plan, deny_default_grants_only_what_is_allowed, .init = setup, .fini = teardown)
+{
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_DENY, SB_OP_DEFAULT, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_NETWORK_ALL, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, pws);
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	cr_assert(eq(sz, r->n, 1), "rules: %zu", r->n);
+	cr_assert(eq(str, r->v[0].path, ws));
+	cr_assert(eq(u64, r->v[0].rights, SB_LL_READ_FILE | SB_LL_READ_DIR));  /* no exec allowed */
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}
+
+Test(ll_plan, deny_default_network_is_unenforceable, .init = setup, .fini = teardown)
+{
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_DENY, SB_OP_DEFAULT, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, pws);
+	FILE *sink = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
+	cr_assert(note_has(plan, SB_LL_NOTE_UNENFORCEABLE, "network"));
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(sink);
+}
+
+Test(ll_plan, literal_file_grant_in_deny_default, .init = setup, .fini = teardown)
+{
+	char f[400];
+	char pf[420];
+	snprintf(f, sizeof f, "%s/.ssh/config", home);
+	snprintf(pf, sizeof pf, "/private%s", f);
+	FILE *fp = fopen(f, "w");
+	cr_assert_not_null(fp);
+	fclose(fp);
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_DENY, SB_OP_DEFAULT, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_NETWORK_ALL, 0, NULL);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ_DATA, SB_F_LITERAL, pf);
+	rule(p, SB_ALLOW, SB_OP_FILE_READ_DATA, SB_F_LITERAL, phome);   /* a directory */
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	const sb_ll_rule *r = find(plan, f);
+	cr_assert_not_null(r);
+	cr_assert(eq(u64, r->rights, SB_LL_READ_FILE));
+	cr_assert_null(find(plan, home));
+	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "literal directory"));
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}
+
+Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
+{
+	sb_profile *p = home_profile();
+	sb_loc loc = { .file = "t.sb", .line = 99 };
+	sb_profile_add_unmodelled(p, "(if (param \"X\") (deny file-read*))", "conditional", loc);
+	FILE *sink = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	/* network cannot be decided either: refused unless opted in */
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
+	sb_ll_plan_free(plan);
+	o.allow_unenforceable = true;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(eq(sz, sb_ll_plan_rule_count(plan), 0));
+	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "treated as deny"));
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(sink);
+}
