@@ -337,13 +337,15 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 	sb_rule_add_filter(r, conv_filter(c, n));
 }
 
-/* The origin comment ("; FILE:LINE") directly above line `line`, if any.  */
+/* The comments directly above a rule (line `line`): the origin ("; FILE:LINE",
+ * as sbc emits it) sets src_file/src_line; the comment line nearest the
+ * rule, when it is not the origin, is kept as the rule's note (sbc emits
+ * "; FILE:LINE" then "; <note>"; a hand-written comment survives too).  */
 static void attach_origin(conv *c, sb_rule *r, int line)
 {
 	sx_doc *doc = c->doc;
 	while (c->next_comment < doc->ncomments && doc->comments[c->next_comment].line < line)
 		c->next_comment++;
-	/* Walk back over the comment-only lines just above the rule. */
 	int want = line - 1;
 	for (size_t i = c->next_comment; i-- > 0;) {
 		const sx_comment *k = &doc->comments[i];
@@ -357,6 +359,8 @@ static void attach_origin(conv *c, sb_rule *r, int line)
 			free(file);
 			return;
 		}
+		if (want == line - 1 && k->text[0])
+			r->note = sb_diag_intern(c->d, k->text);
 		want--;
 	}
 }
