@@ -367,6 +367,7 @@ section_launch() {
 	md ""
 	md "Targets: within 2 ms of bare: $(verdict "$(calc %.3f "$sb - $bare")" '<' 2 ms); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
 	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
+	md "Landlock rules in this launch's plan (\`sbrun --plan\`): $("$SBRUN" --plan "$PROFILE" 2> /dev/null | grep -c '^rule ')."
 	md ""
 }
 
