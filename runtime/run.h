@@ -31,6 +31,10 @@ typedef struct sb_run_cfg {
 	size_t profile_len;
 	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
 	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
+	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
+	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
+	bool allow_shm;                /* Linux: grant /dev/shm */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
 	const char *command;           /* name or path; NULL: none (sbrun without one) */

@@ -229,6 +229,17 @@ if [ -f "$rec" ] && ! sed -n '/^profile:$/,$p' "$rec" | grep -qF "$H"; then pass
 rm -f "$rec"
 run SB_TEST_PLATFORM=macos OMP_SANDBOX=seatbelt -- x
 if [ $rc = 78 ] && contains "$err" "already inside a sandbox"; then pass "macOS: an already-sandboxed parent refused in plain words (78)"; else fail "macOS nested (rc=$rc): $err"; fi
+
+# ---- fail closed (test build: a Landlock step made to fail) ----
+run SB_TEST_LL_FAIL=restrict -- --exit=0
+if [ $rc = 78 ] && ! has "$out" "argv[0]=$T/bin/omp" && contains "$err" "error"; then
+	pass "Landlock restrict failing: refused (78), the command never runs"
+else fail "fail closed (rc=$rc): $out $err"; fi
+run SB_TEST_LL_FAIL=restrict -- --self-test
+nfailed=$(grep -c '^FAIL' <<<"$out")
+if [ $rc = 1 ] && ! grep -q '^PASS: .*denied' <<<"$out" && grep -q 'the sandbox did not start' <<<"$out"; then
+	pass "self-test with a sandbox that does not start: no deny check passes ($nfailed FAIL)"
+else fail "self-test vacuity (rc=$rc): $(grep '^PASS' <<<"$out")"; fi
 BIN=$OS
 
 # ---- self-test and the real omp ----

@@ -96,6 +96,15 @@ ok "--plan shows the Landlock plan" eval '[ $rc = 0 ] && [ -n "$out" ]'
 run -- --doctor
 ok "--doctor reports the Landlock ABI" eval '[ $rc = 0 ] && contains "$out" "ABI"'
 
+run -- --require-abi 999 "$T/omp.sb" /bin/true
+ok "--require-abi above the kernel's ABI: refused (78)" eval '[ $rc = 78 ] && contains "$err" "below the minimum 999"'
+run -- --require-abi x "$T/omp.sb" /bin/true
+ok "--require-abi without a number: usage error 2" eval '[ $rc = 2 ]'
+run -- --allow-unenforceable --allow-shm --debug-denials "$T/omp.sb" /bin/true
+ok "--allow-unenforceable, --allow-shm, --debug-denials accepted" eval '[ $rc = 0 ]'
+run -- "$T/omp.sb" /bin/cat /etc/passwd
+ok "/etc/passwd readable in the sandbox (the throwaway passwd is no alias of /home)" eval '[ $rc = 0 ] && contains "$out" "root:"'
+
 # ---- launch and statuses ----
 run -- "$T/omp.sb" /bin/true
 ok "runs a command: status 0" eval '[ $rc = 0 ]'
