@@ -24,24 +24,54 @@ bool sb_launch_reserved_param(const char *name)
 	return strstr(name, "..") != NULL;
 }
 
+/* Seatbelt sees /tmp, /var and /etc as /private/..., and decide() resolves
+ * queries the same way, so a bound value must be in that form too or a rule
+ * on it would never match: on Linux a home under /var (/var/home/alice)
+ * would stop being denied.  On macOS canonical values already have this form;
+ * the Linux planner maps /private/... back to the real directories.  */
+static char *seatbelt_form(const char *v)
+{
+	char *a = v[0] == '/' ? sb_path_private_alias(v) : strdup(v);
+	if (!a)
+		abort();
+	return a;
+}
+
+static void set_one(sb_bindings *out, const char *name, const char *value)
+{
+	char *a = seatbelt_form(value);
+	sb_bindings_set(out, name, a);
+	free(a);
+}
+
+static void set_list(sb_bindings *out, const char *name, char *const *values, size_t n)
+{
+	char **a = calloc(n ? n : 1, sizeof *a);
+	if (!a)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		a[i] = seatbelt_form(values[i]);
+	sb_bindings_set_list(out, name, (const char *const *)a, n);
+	for (size_t i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
 void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *out)
 {
-	sb_bindings_set(out, "HOME", p->home);
-	sb_bindings_set(out, "WORKSPACE", p->workspace);
-	sb_bindings_set(out, "TMPDIR", p->tmpdir);
-	sb_bindings_set_list(out, "EXTRA_WRITE", (const char *const *)p->extra_write,
-			     p->nextra_write);
-	sb_bindings_set_list(out, "EXTRA_READ", (const char *const *)p->extra_read,
-			     p->nextra_read);
+	set_one(out, "HOME", p->home);
+	set_one(out, "WORKSPACE", p->workspace);
+	set_one(out, "TMPDIR", p->tmpdir);
+	set_list(out, "EXTRA_WRITE", p->extra_write, p->nextra_write);
+	set_list(out, "EXTRA_READ", p->extra_read, p->nextra_read);
 	for (size_t i = 0; user && i < user->n; i++) {
 		const sb_binding *b = &user->v[i];
 		if (sb_launch_reserved_param(b->name))
 			continue;
 		if (b->is_list)
-			sb_bindings_set_list(out, b->name, (const char *const *)b->values,
-					     b->nvalues);
+			set_list(out, b->name, b->values, b->nvalues);
 		else if (b->nvalues == 1)
-			sb_bindings_set(out, b->name, b->values[0]);
+			set_one(out, b->name, b->values[0]);
 	}
 }
 
