@@ -195,11 +195,11 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		return rc;
 	}
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
-	rc = sb_launch_check_readable(l.bound, "the command", cmd, d);
+	rc = sb_launch_check_readable(l.bound, prep->home, "the command", cmd, d);
 	char *missing = NULL;
 	char *interp = sb_cmd_interpreter(cmd, path_var, &missing);
 	if (!rc && interp)
-		rc = sb_launch_check_readable(l.bound, "its interpreter", interp, d);
+		rc = sb_launch_check_readable(l.bound, prep->home, "its interpreter", interp, d);
 	if (!rc && !interp && missing) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
