@@ -66,10 +66,28 @@ typedef struct planner {
 	size_t nforced;
 	sb_ll_plan *plan;
 	bool no_forced;             /* classify without forced denies */
+	sb_diag *d;
 	bool unknown_noted;
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
+
+/* Out of memory while planning: stop, never launch half a plan.  */
+static void *grow(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(grow(NULL, n), s, n);
+}
 
 /* ---- step 1: linuxize ---- */
 
@@ -135,7 +153,7 @@ static char *literal_dir(const char *s, bool is_regex)
 	if (!slash || slash == buf)
 		return NULL;
 	*slash = '\0';
-	return strdup(buf);
+	return xdup(buf);
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the
@@ -151,7 +169,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 		}
 		break;
@@ -161,7 +179,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
 		}
 		break;
@@ -195,7 +213,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 			free(v);
 			return true;
@@ -230,6 +248,12 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 	sb_ll_plan *plan = pl->plan;
 	pl->lp = sb_profile_new();
 	pl->lp->version = pl->orig->version;
+	/* Forms the reader kept but does not model make decide() answer
+	 * "unknown" where they could matter; the plan treats that as deny.  */
+	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
+		const sb_unmodelled *u = &pl->orig->unmodelled[i];
+		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+	}
 	for (size_t i = 0; i < pl->orig->nrules; i++) {
 		const sb_rule *r = pl->orig->rules[i];
 		if (!rule_relevant(r) || r->nfilters == 0) {
@@ -296,9 +320,9 @@ static char *linux_path(const char *p)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(priv[i]);
 		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return strdup(p + strlen("/private"));
+			return xdup(p + strlen("/private"));
 	}
-	return strdup(p);
+	return xdup(p);
 }
 
 static bool macos_only(const char *p)
@@ -323,8 +347,8 @@ static void add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = realloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
-	pl->cand[pl->ncand++] = strdup(p);
+	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xdup(p);
 }
 
 static void collect_candidates(planner *pl)
@@ -345,10 +369,20 @@ static void collect_candidates(planner *pl)
 			}
 			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
 			    sb_path_is_under(v, "/etc"))
+			{
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
 						 rule_line(r),
 						 "%s never matches: Seatbelt and decide() see it as "
 						 "/private%s; bind paths in their /private form", v, v);
+				if (r->action == SB_DENY) {
+					sb_loc loc = { .file = rule_file(r), .line = rule_line(r) };
+					sb_diag_report(pl->d, SB_SEV_WARNING, loc.file ? &loc : NULL,
+						       "sbpl-alias",
+						       "deny on %s never matches (Seatbelt and decide() "
+						       "see /private%s), so it protects nothing; bind "
+						       "the /private form", v, v);
+				}
+			}
 			const char *why = NULL;
 			char *norm = sb_path_normalize(v, &why);
 			char *lp = linux_path(norm ? norm : v);
@@ -468,8 +502,8 @@ static void add_forced(planner *pl, const char *path, uint64_t mask)
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = realloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ strdup(path), mask };
+	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xdup(path), mask };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -580,8 +614,12 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
 			if (same[k]) {
+				/* what decide() allows there (forced denies only
+				 * narrow; they are not the question here) */
 				uint64_t all, mx;
+				pl->no_forced = true;
 				classify(pl, al[k], r->v[i].is_dir, r->v[i].rights, &all, &mx);
+				pl->no_forced = false;
 				uint64_t lost = r->v[i].rights & ~all;
 				if (lost) {
 					char b[256];
@@ -702,7 +740,7 @@ static void scan_other_ops(planner *pl, const sb_linux_opts *o)
 	}
 	/* (deny default) with no network allow: network stays open on Linux.  */
 	sb_decision d = sb_decide(pl->orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
-	if (d.kind != SB_DEC_ALLOW && (!d.rule || d.rule->nfilters == 0)) {
+	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
 		plan->unenforceable++;
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, d.rule ? rule_file(d.rule) : NULL,
 				 d.rule ? rule_line(d.rule) : 0,
@@ -723,12 +761,13 @@ static double now_ms(void)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = calloc(1, sizeof *plan);
-	planner pl = { .orig = bound, .plan = plan };
+	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	memset(plan, 0, sizeof *plan);
+	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
-	plan->home = o->home ? strdup(o->home) : NULL;
+	plan->home = o->home ? xdup(o->home) : NULL;
 
 	linuxize(&pl, o);
 	collect_candidates(&pl);
