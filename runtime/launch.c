@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "linux.h"
 #include "path.h"
+#include "sensitive.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
 					"EXTRA_READ" };
@@ -204,21 +205,36 @@ void sb_launch_free(sb_launch *l)
 
 /* ---- checks on the bound profile ---- */
 
-static char *parent_dir(const char *file)
+/* Where to grant read so the program can start: the first directory below
+ * the home on the way to `file` (an install root such as ~/.bun), when it
+ * is not sensitive; otherwise the file's own directory.  */
+static char *suggest_dir(const char *file, const char *home)
 {
+	if (home && sb_path_is_strictly_under(file, home)) {
+		size_t n = strlen(home);
+		const char *end = strchr(file + n + 1, '/');
+		if (end) {
+			char *top = strndup(file, (size_t)(end - file));
+			if (!top)
+				abort();
+			if (!sb_sensitive_match(top, home, NULL, 0))
+				return top;
+			free(top);
+		}
+	}
 	char *dir = sb_path_dirname(file);
 	return dir ? dir : xstrdup("/");
 }
 
-int sb_launch_check_readable(const sb_profile *bound, const char *what, const char *file,
-			     sb_diag *d)
+int sb_launch_check_readable(const sb_profile *bound, const char *home, const char *what,
+			     const char *file, sb_diag *d)
 {
 	char *real = realpath(file, NULL);
 	const char *p = real ? real : file;
 	sb_decision dec = sb_decide(bound, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
 	int rc = 0;
 	if (dec.kind == SB_DEC_DENY) {
-		char *dir = parent_dir(p);
+		char *dir = suggest_dir(p, home);
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "command-unreadable",
 			       "%s %s%s%s lies where the profile denies reading, so it could not "
 			       "start in the sandbox; refusing (install it outside the home "
