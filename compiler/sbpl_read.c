@@ -351,6 +351,13 @@ static void attach_origin(conv *c, sb_rule *r, int line)
 		const sx_comment *k = &doc->comments[i];
 		if (k->line != want || !k->alone)
 			break;
+		/* sbc's note on a rule it added or adjusted ("; sbc: ..."),
+		 * between the origin and the rule: kept so emit(read(x)) == x */
+		if (!strncmp(k->text, "sbc: ", 5) && !r->note) {
+			r->note = sb_diag_intern(c->d, k->text);
+			want--;
+			continue;
+		}
 		char *file = NULL;
 		int l = sb_sbpl_parse_origin(k->text, &file);
 		if (l > 0) {
