@@ -74,6 +74,10 @@ in_ns=0
 if [ "$T" != none ]; then
 	in_ns=1
 	mount -t tmpfs -o mode=0700 sbbench "$T" || { log "cannot mount a tmpfs on $T"; exit 1; }
+	# A private /dev/null: devtmpfs is shared with every other namespace on the
+	# host, and a concurrent `sbc -o /dev/null` (which writes a temporary file
+	# and renames it over the target) turns the host's into a regular file.
+	mknod -m 666 "$T/null" c 1 3 && mount --bind "$T/null" /dev/null || log "cannot bind a private /dev/null"
 else
 	T=$(mktemp -d /tmp/sbbench.XXXXXXXX)
 	trap 'rm -rf "$T"' EXIT
