@@ -376,8 +376,21 @@ section_launch() {
 	md ""
 	md "Targets: within 2 ms of bare: $(verdict "$(calc %.3f "$sb - $bare")" '<' 2 ms); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
 	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
+	if have "$B/bench/rusage"; then
+		md "Preemptions (involuntary context switches, mean of 30 launches): bare $(preempt /bin/true), sbrun $(preempt "$SBRUN" "$PROFILE" /bin/true). Each one costs a wait for a CPU on a busy host."
+	fi
 	md "Landlock rules in this launch's plan (\`sbrun --plan\`): $("$SBRUN" --plan "$PROFILE" 2> /dev/null | grep -c '^rule ')."
 	md ""
+}
+
+# preempt CMD...: mean involuntary context switches over 30 runs
+preempt() {
+	local i sum=0 n
+	for ((i = 0; i < 30; i++)); do
+		n=$("$B/bench/rusage" "$@" 2> /dev/null | sed -n 's/.*ivcsw=\([0-9]*\).*/\1/p')
+		sum=$((sum + ${n:-0}))
+	done
+	calc %.2f "$sum / 30"
 }
 
 # ---------------------------------------------------------------- 3 planning
