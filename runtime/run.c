@@ -104,7 +104,8 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 	int rc = 0;
 	if (nunbound) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
-			       "the profile uses the param \"%s\", which nothing binds", unbound[0]);
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", unbound[0], unbound[0]);
 		rc = SB_EXIT_SETUP;
 	} else {
 		printf(";; bound for this launch; sandbox-exec receives the same rules with these "
@@ -194,11 +195,11 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		return rc;
 	}
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
-	rc = sb_launch_check_readable(l.bound, "the command", cmd, d);
+	rc = sb_launch_check_readable(l.bound, prep->home, "the command", cmd, d);
 	char *missing = NULL;
 	char *interp = sb_cmd_interpreter(cmd, path_var, &missing);
 	if (!rc && interp)
-		rc = sb_launch_check_readable(l.bound, "its interpreter", interp, d);
+		rc = sb_launch_check_readable(l.bound, prep->home, "its interpreter", interp, d);
 	if (!rc && !interp && missing) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
@@ -304,7 +305,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
 	if (!rc) {
 		switch (act) {
-		case SB_ACT_PRINT_PROFILE:
+		case SB_ACT_PRINT_LAUNCH:
 			rc = print_profile(prof, &prep, cfg->user, d);
 			break;
 		case SB_ACT_PRINT_BOUND:

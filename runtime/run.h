@@ -13,10 +13,11 @@
 
 typedef enum {
 	SB_ACT_LAUNCH,
-	SB_ACT_PRINT_PROFILE,   /* the exact macOS form: -D list + profile text */
+	SB_ACT_PRINT_LAUNCH,    /* the exact macOS form: -D list + profile text
+				   (sbrun --print-launch) */
 	SB_ACT_PRINT_BOUND,     /* the profile with every param replaced by its
-				   value (omp-sandboxed --print-profile, as the
-				   original printed it) */
+				   value (--print-profile, as the original printed
+				   it): self-contained for sbc explain */
 	SB_ACT_PLAN,            /* what the platform backend will enforce */
 	SB_ACT_SELFTEST,
 } sb_run_action;

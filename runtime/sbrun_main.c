@@ -14,7 +14,8 @@ extern char **environ;
 static void usage(FILE *out)
 {
 	fputs("usage: sbrun [options] PROFILE.sb [--] COMMAND [ARGS...]\n"
-	      "       sbrun --print-profile PROFILE.sb   the exact macOS form (-D list + text)\n"
+	      "       sbrun --print-profile PROFILE.sb   the profile as applied, params bound\n"
+	      "       sbrun --print-launch PROFILE.sb    the exact sandbox-exec form (-D list + text)\n"
 	      "       sbrun --plan PROFILE.sb            what the platform backend enforces\n"
 	      "       sbrun --self-test PROFILE.sb       check the sandbox for real (exit 0/1)\n"
 	      "       sbrun --doctor                     Landlock ABI and what it can enforce\n"
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
 			printf("sbrun %s\n", SB_VERSION);
 			return 0;
 		} else if (strcmp(a, "--print-profile") == 0) {
-			act = SB_ACT_PRINT_PROFILE;
+			act = SB_ACT_PRINT_BOUND;
+		} else if (strcmp(a, "--print-launch") == 0) {
+			act = SB_ACT_PRINT_LAUNCH;
 		} else if (strcmp(a, "--plan") == 0) {
 			act = SB_ACT_PLAN;
 		} else if (strcmp(a, "--self-test") == 0) {
