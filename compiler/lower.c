@@ -431,12 +431,27 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 		}
 		return;
 	}
-	/* runtime: both bare roots with different params, e.g. HOME..WORKSPACE */
-	if (reg.param && t.param && !reg.suffix[0] && !t.suffix[0] && strcmp(reg.param, t.param) &&
-	    !strstr(t.param, "..")) {
+	/* runtime: a bare root and another param, e.g. HOME..WORKSPACE, which
+	 * the binder expands to the directories strictly between the two (none
+	 * when the second is not below the first).  For workspace/a/b the
+	 * workspace and workspace/a follow: they are inside the region exactly
+	 * when the workspace is, and stat on them is what realpath() needs. */
+	if (reg.param && t.param && !reg.suffix[0] && strcmp(reg.param, t.param) &&
+	    !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param))) {
 		char *name = xasprintf("%s..%s", reg.param, t.param);
 		add_unique_filter(out, sb_str_param(name), loc);
 		free(name);
+		if (t.suffix[0])
+			add_unique_filter(out, sb_str_param(t.param), loc);
+		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
+			if (t.suffix[i] != '/')
+				continue;
+			char *prefix = strndup(t.suffix, i);
+			if (!prefix)
+				abort();
+			add_unique_filter(out, key_str(t.param, prefix), loc);
+			free(prefix);
+		}
 	}
 }
 
