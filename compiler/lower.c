@@ -16,12 +16,42 @@
 #include <string.h>
 #include "ast.h"
 #include "path.h"
+#include "strmap.h"
+
+/* The first two rules (number + 1) with path filters on two different
+ * bases (filter_base), for one (op, action).  */
+typedef struct {
+	size_t e[2];
+	char *base[2];
+} base_pair;
+
+/* Where earlier rules stand, so that each new rule looks only at the rules
+ * it can relate to (see "index" below).  Rule numbers are positions in the
+ * profile plus one (0 = none); every query is over all rules so far, so the
+ * first rule to reach a key keeps it.  */
+typedef struct {
+	bool seen_op[SB_OP__COUNT];
+	sb_strmap *first;         /* key -> first rule number (see index_rule) */
+	base_pair other[SB_OP__COUNT][2];
+	sb_strmap *region;        /* deny-read region key -> first region_at */
+	struct param_region {     /* bare-param regions in order of appearance */
+		const char *param;
+		size_t e, f;
+	} *param_regions;
+	size_t nparam_regions;
+} lower_index;
+
+/* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
+typedef struct {
+	size_t e, f;
+} region_at;
 
 typedef struct {
 	const sbx_defines *defs;
 	sb_diag *d;
 	sb_profile *prof;
 	int errors;
+	lower_index ix;
 } lower_ctx;
 
 static char *xstrdup(const char *s)
@@ -210,34 +240,242 @@ static bool suffix_under(const char *p, const char *root)
 	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
-/* Could two path filters match a common path?  Errs towards yes.  */
-static bool filters_overlap(const sb_filter *a, const sb_filter *b)
+/* ---- index: what each new rule must compare with ----
+ *
+ * make_robust asks for the first earlier rule of the other action that
+ * names a child operation and may overlap the new rule; ancestor_rule asks
+ * for the earlier read-deny regions above a re-allowed path.  Both are
+ * answered from keys (tag, op, action, base, suffix) holding the first rule
+ * that reached them; a base is "S" for static paths or "P<name>" for a
+ * param.  The answers are exactly what the pairwise scans found.  */
+
+static void index_init(lower_index *ix)
 {
-	if ((a->kind != SB_F_LITERAL && a->kind != SB_F_SUBPATH) ||
-	    (b->kind != SB_F_LITERAL && b->kind != SB_F_SUBPATH))
-		return true;
-	path_key ka = key_of(a->arg), kb = key_of(b->arg);
-	if (!same_base(ka, kb))
-		return true;
-	bool a_in_b = suffix_under(ka.suffix, kb.suffix), b_in_a = suffix_under(kb.suffix, ka.suffix);
-	if (a->kind == SB_F_LITERAL && b->kind == SB_F_LITERAL)
-		return !strcmp(ka.suffix, kb.suffix);
-	if (a->kind == SB_F_LITERAL)
-		return a_in_b;
-	if (b->kind == SB_F_LITERAL)
-		return b_in_a;
-	return a_in_b || b_in_a;
+	memset(ix, 0, sizeof *ix);
+	ix->first = sb_strmap_new();
+	ix->region = sb_strmap_new();
 }
 
-static bool rules_overlap(const sb_rule *a, const sb_rule *b)
+static void index_clear(lower_index *ix)
 {
-	if (!a->nfilters || !b->nfilters)
-		return true;
-	for (size_t i = 0; i < a->nfilters; i++)
-		for (size_t j = 0; j < b->nfilters; j++)
-			if (filters_overlap(a->filters[i], b->filters[j]))
-				return true;
-	return false;
+	sb_strmap_free(ix->first);
+	sb_strmap_each(ix->region, free);
+	sb_strmap_free(ix->region);
+	for (size_t o = 0; o < SB_OP__COUNT; o++)
+		for (int a = 0; a < 2; a++)
+			for (int k = 0; k < 2; k++)
+				free(ix->other[o][a].base[k]);
+	free(ix->param_regions);
+}
+
+/* The base of a path filter whose suffixes compare (same_base), or NULL
+ * when the filter may overlap anything.  Sets *k.  Caller frees.  */
+static char *filter_base(const sb_filter *f, path_key *k)
+{
+	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
+		return NULL;
+	*k = key_of(f->arg);
+	if (!k->known || is_list_param(k->param))
+		return NULL;
+	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
+}
+
+/* Key bytes: "<tag><op>.<action>.<base>" NUL suffix[0..sn).  */
+static char *index_key(char tag, sb_op op, sb_action a, const char *base, const char *suffix,
+		       size_t sn, size_t *len)
+{
+	char *head = xasprintf("%c%d.%d.%s", tag, (int)op, (int)a, base ? base : "");
+	size_t hn = strlen(head) + 1;
+	char *k = malloc(hn + sn + 1);
+	if (!k)
+		abort();
+	memcpy(k, head, hn);
+	memcpy(k + hn, suffix ? suffix : "", sn);
+	free(head);
+	*len = hn + sn;
+	return k;
+}
+
+static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+		      const char *suffix, size_t sn, size_t e)
+{
+	size_t len;
+	char *k = index_key(tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, true);
+	if (!*v)
+		*v = (void *)(e + 1);
+	free(k);
+}
+
+/* The first rule (number + 1) at a key, or 0.  */
+static size_t first_get(const lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			const char *suffix, size_t sn)
+{
+	size_t len;
+	char *k = index_key(tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, false);
+	free(k);
+	return v ? (size_t)*v : 0;
+}
+
+static size_t min_found(size_t a, size_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
+ * s cut before each '/' and s itself.  Returns how many, into cut[].  */
+static size_t prefix_cuts(const char *s, size_t **cut)
+{
+	size_t n = strlen(s), k = 0;
+	*cut = malloc((n + 1) * sizeof **cut);
+	if (!*cut)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/')
+			(*cut)[k++] = i;
+	(*cut)[k++] = n;
+	return k;
+}
+
+static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
+{
+	sb_action a = r->action;
+	first_set(ix, 'F', op, a, NULL, NULL, 0, e);
+	if (!r->nfilters)
+		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base) {
+			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+			continue;
+		}
+		base_pair *o = &ix->other[op][a];
+		if (!o->base[0]) {
+			o->e[0] = e + 1;
+			o->base[0] = xstrdup(base);
+		} else if (!o->base[1] && strcmp(o->base[0], base)) {
+			o->e[1] = e + 1;
+			o->base[1] = xstrdup(base);
+		}
+		size_t sn = strlen(k.suffix);
+		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
+			  k.suffix, sn, e);
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
+		free(cut);
+		free(base);
+	}
+}
+
+static bool rule_denies_read(const sb_rule *r);
+
+static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
+{
+	size_t len;
+	char *k = index_key('R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
+	void **v = sb_strmap_slot(ix->region, k, len, true);
+	free(k);
+	if (*v)
+		return;
+	region_at *at = malloc(sizeof *at);
+	if (!at)
+		abort();
+	at->e = e;
+	at->f = f;
+	*v = at;
+}
+
+static const region_at *region_get(const lower_index *ix, const char *base, const char *suffix,
+				   size_t sn)
+{
+	size_t len;
+	char *k = index_key('R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->region, k, len, false);
+	free(k);
+	return v ? *v : NULL;
+}
+
+static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
+{
+	if (!r->nfilters)
+		region_set(ix, "S", "", e, 0);   /* everywhere */
+	for (size_t f = 0; f < r->nfilters; f++) {
+		if (r->filters[f]->kind != SB_F_SUBPATH)
+			continue;
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			continue;
+		region_set(ix, base, k.suffix, e, f);
+		free(base);
+		if (!k.param || k.suffix[0])
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < ix->nparam_regions && !seen; i++)
+			seen = !strcmp(ix->param_regions[i].param, k.param);
+		if (seen)
+			continue;
+		ix->param_regions = realloc(ix->param_regions,
+					    (ix->nparam_regions + 1) * sizeof *ix->param_regions);
+		if (!ix->param_regions)
+			abort();
+		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
+	}
+}
+
+/* Append a rule to the profile and to the index.  */
+static void add_rule(lower_ctx *c, sb_rule *r)
+{
+	size_t e = c->prof->nrules;
+	sb_profile_add_rule(c->prof, r);
+	for (size_t j = 0; j < r->nops; j++) {
+		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
+			continue;
+		c->ix.seen_op[r->ops[j]] = true;
+		index_filters(&c->ix, r, r->ops[j], e);
+	}
+	if (rule_denies_read(r))
+		index_regions(&c->ix, r, e);
+}
+
+/* The first earlier rule (number + 1) of action `a` naming `op` that may
+ * overlap r, or 0.  Two rules may overlap, erring towards yes, when either
+ * is unfiltered or two of their filters may: a filter other than a
+ * literal or subpath, or on another base, may overlap anything; on the
+ * same base, literals overlap when equal, a literal and a subpath when the
+ * literal lies under the subpath, two subpaths when one lies under the
+ * other.  */
+static size_t first_overlapping(const lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
+{
+	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
+	if (!r->nfilters)
+		return first_get(ix, 'F', op, a, NULL, NULL, 0);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			return first_get(ix, 'F', op, a, NULL, NULL, 0);
+		/* a filter on another base may overlap */
+		const base_pair *o = &ix->other[op][a];
+		if (o->base[0] && strcmp(o->base[0], base))
+			best = min_found(best, o->e[0]);
+		else if (o->base[1])
+			best = min_found(best, o->e[1]);
+		/* subpaths at or above, literals at, and (for a subpath) anything below */
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
+		free(cut);
+		size_t sn = strlen(k.suffix);
+		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
+		if (r->filters[f]->kind == SB_F_SUBPATH)
+			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
+		free(base);
+	}
+	return best;
 }
 
 /* ---- operations ---- */
@@ -269,6 +507,20 @@ static bool rule_names(const sb_rule *r, sb_op op)
 #define NOTE_ANCESTORS                                                         \
 	"sbc: stat on the directories above the paths just re-allowed, for realpath()"
 
+/* A child operation to add: found in rule e (number + 1) at op index j.  */
+typedef struct {
+	size_t e, j;
+	sb_op op;
+} child_op;
+
+static int child_cmp(const void *a, const void *b)
+{
+	const child_op *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
 /* The order-robust adjustments for a new rule naming `op` (see top).  */
 static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 {
@@ -276,33 +528,37 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	if (op == SB_OP_NETWORK_ALL)
 		return;   /* unfiltered network rules: the last one wins */
 	bool related = false;
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
-		for (size_t j = 0; j < e->nops; j++) {
-			sb_op eo = e->ops[j];
-			if (eo == SB_OP_DEFAULT)
-				continue;
-			if (eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo))
-				related = true;
-		}
-	}
+	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
+		if (c->ix.seen_op[eo] &&
+		    ((sb_op)eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo)))
+			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
 		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
 		everywhere = true;
 	}
-	/* child operations named earlier with the other action */
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
-		if (e->action == r->action)
+	/* child operations named earlier with the other action, in the order
+	 * of the earlier rules that name them */
+	sb_action other = r->action == SB_ALLOW ? SB_DENY : SB_ALLOW;
+	child_op found[SB_OP__COUNT];
+	size_t nfound = 0;
+	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
+		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
 			continue;
-		for (size_t j = 0; j < e->nops; j++) {
-			sb_op eo = e->ops[j];
-			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(e, r)) {
-				sb_rule_add_op(r, eo, NULL);
-				child = true;
-			}
-		}
+		size_t e = first_overlapping(&c->ix, r, eo, other);
+		if (!e)
+			continue;
+		size_t j = 0;
+		while (p->rules[e - 1]->ops[j] != (sb_op)eo)
+			j++;
+		found[nfound++] = (child_op){e, j, eo};
+	}
+	qsort(found, nfound, sizeof *found, child_cmp);
+	for (size_t i = 0; i < nfound; i++) {
+		if (rule_names(r, found[i].op))
+			continue;
+		sb_rule_add_op(r, found[i].op, NULL);
+		child = true;
 	}
 	if (everywhere && child)
 		r->note = NOTE_EVERYWHERE_AND_CHILD;
@@ -321,17 +577,21 @@ static bool rule_denies_read(const sb_rule *r)
 		rule_names(r, SB_OP_FILE_ALL));
 }
 
-static void add_unique_filter(sb_rule *r, sb_str *s, const sb_loc *loc)
+/* Add (literal s) unless `seen` (keys of the filters added so far) has it.  */
+static void add_unique_filter(sb_rule *r, sb_strmap *seen, sb_str *s, const sb_loc *loc)
 {
 	path_key k = key_of(s);
-	for (size_t i = 0; i < r->nfilters; i++) {
-		path_key e = key_of(r->filters[i]->arg);
-		if (((!k.param && !e.param) || (k.param && e.param && !strcmp(k.param, e.param))) &&
-		    !strcmp(k.suffix, e.suffix)) {
-			sb_str_free(s);
-			return;
-		}
+	size_t len;
+	char *key = index_key('A', SB_OP_DEFAULT, SB_ALLOW, k.param ? k.param : "", k.suffix,
+			      strlen(k.suffix), &len);
+	key[0] = k.param ? 'P' : 'S';
+	void **v = sb_strmap_slot(seen, key, len, true);
+	free(key);
+	if (*v) {
+		sb_str_free(s);
+		return;
 	}
+	*v = s;
 	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
 }
 
@@ -346,7 +606,7 @@ static sb_str *key_str(const char *param, const char *suffix)
 }
 
 /* Ancestors strictly between region root `reg` and target `t`.  */
-static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
+static void ancestors(path_key reg, path_key t, sb_rule *out, sb_strmap *seen, const sb_loc *loc)
 {
 	if (!reg.known || !t.known || is_list_param(reg.param))
 		return;
@@ -360,7 +620,7 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 			char *prefix = strndup(t.suffix, i);
 			if (!prefix)
 				abort();
-			add_unique_filter(out, key_str(reg.param, prefix), loc);
+			add_unique_filter(out, seen, key_str(reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -369,11 +629,40 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 	if (reg.param && t.param && !reg.suffix[0] && !t.suffix[0] && strcmp(reg.param, t.param) &&
 	    !strstr(t.param, "..")) {
 		char *name = xasprintf("%s..%s", reg.param, t.param);
-		add_unique_filter(out, sb_str_param(name), loc);
+		add_unique_filter(out, seen, sb_str_param(name), loc);
 		free(name);
 	}
 }
 
+/* One ancestors() call: region filter f of rule e, target filter j.  */
+typedef struct {
+	size_t e, f, j;
+} anc_call;
+
+static int anc_cmp(const void *a, const void *b)
+{
+	const anc_call *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, size_t j)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = realloc(*v, *cap * sizeof **v);
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++] = (anc_call){e, f, j};
+}
+
+/* The read-deny regions that can add ancestors of the allow's filters, in
+ * rule order: the first rule of each region key is enough, as later ones
+ * add the same filters again.  */
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
 	sb_profile *p = c->prof;
@@ -382,30 +671,44 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
 	anc->note = NOTE_ANCESTORS;
-	for (size_t i = 0; i < p->nrules; i++) {
-		const sb_rule *e = p->rules[i];
-		if (e == allow || !rule_denies_read(e))
+	anc_call *calls = NULL;
+	size_t ncalls = 0, cap = 0;
+	for (size_t j = 0; j < allow->nfilters; j++) {
+		path_key t = key_of(allow->filters[j]->arg);
+		if (!t.known)
 			continue;
-		path_key everywhere = {true, NULL, ""};
-		for (size_t f = 0; f <= e->nfilters; f++) {
-			path_key reg;
-			if (f == e->nfilters) {
-				if (e->nfilters)
-					break;
-				reg = everywhere;
-			} else {
-				if (e->filters[f]->kind != SB_F_SUBPATH)
-					continue;
-				reg = key_of(e->filters[f]->arg);
+		if (!is_list_param(t.param)) {
+			/* same base: regions strictly above the target */
+			char *base = xasprintf("%c%s", t.param ? 'P' : 'S', t.param ? t.param : "");
+			size_t *cut, ncut = prefix_cuts(t.suffix, &cut);
+			for (size_t i = 0; i + 1 < ncut; i++) {
+				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
+				if (at)
+					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
 			}
-			for (size_t j = 0; j < allow->nfilters; j++)
-				ancestors(reg, key_of(allow->filters[j]->arg), anc, loc);
+			free(cut);
+			free(base);
 		}
+		if (t.param && !t.suffix[0] && !strstr(t.param, ".."))
+			for (size_t i = 0; i < c->ix.nparam_regions; i++)
+				if (strcmp(c->ix.param_regions[i].param, t.param))
+					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,
+						  c->ix.param_regions[i].f, j);
 	}
+	qsort(calls, ncalls, sizeof *calls, anc_cmp);
+	sb_strmap *seen = sb_strmap_new();
+	path_key everywhere = {true, NULL, ""};
+	for (size_t i = 0; i < ncalls; i++) {
+		const sb_rule *e = p->rules[calls[i].e];
+		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
+		ancestors(reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
+	}
+	sb_strmap_free(seen);
+	free(calls);
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
 		anc->note = NOTE_ANCESTORS;
-		sb_profile_add_rule(p, anc);
+		add_rule(c, anc);
 	} else {
 		sb_rule_free(anc);
 	}
@@ -446,7 +749,7 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 			continue;
 		}
 		make_robust(c, r, access_ops[a].op, &s->loc);
-		sb_profile_add_rule(c->prof, r);
+		add_rule(c, r);
 		if (s->action == SB_ALLOW && r->nfilters &&
 		    (access_ops[a].op == SB_OP_FILE_READ || access_ops[a].op == SB_OP_FILE_READ_METADATA))
 			ancestor_rule(c, r, &s->loc);
@@ -462,6 +765,7 @@ static const char *basename_of(const char *file)
 sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
 	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new()};
+	index_init(&c.ix);
 	c.prof->version = 1;
 	const sbx_stmt *deflt = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -484,15 +788,16 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		c.errors++;
 	} else {
 		sb_rule *r = stmt_rule(deflt, deflt->action, SB_OP_DEFAULT);
-		sb_profile_add_rule(c.prof, r);
+		add_rule(&c, r);
 	}
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind == SBX_STMT_NETWORK)
-			sb_profile_add_rule(c.prof, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
+			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
 	}
+	index_clear(&c.ix);
 	if (c.errors) {
 		sb_profile_free(c.prof);
 		return NULL;
