@@ -18,6 +18,26 @@
 #include "path.h"
 #include "strmap.h"
 
+static bool op_is_ancestor(sb_op anc, sb_op op)
+{
+	for (sb_op o = sb_op_parent(op); o != SB_OP_DEFAULT; o = sb_op_parent(o))
+		if (o == anc)
+			return true;
+	return false;
+}
+
+/* The operation of each access class: the operations make_robust adjusts
+ * rules for (with SB_OP_FILE_READ_METADATA of the ancestor grants).  */
+static const struct {
+	unsigned bit;
+	sb_op op;
+} access_ops[] = {
+	{SBX_ACC_READ, SB_OP_FILE_READ},
+	{SBX_ACC_WRITE, SB_OP_FILE_WRITE},
+	{SBX_ACC_STAT, SB_OP_FILE_READ_METADATA},
+	{SBX_ACC_EXEC, SB_OP_PROCESS_EXEC},
+};
+
 /* The first two rules (number + 1) with path filters on two different
  * bases (filter_base), for one (op, action).  */
 typedef struct {
@@ -31,6 +51,7 @@ typedef struct {
  * first rule to reach a key keeps it.  */
 typedef struct {
 	bool seen_op[SB_OP__COUNT];
+	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	sb_strmap *first;         /* key -> first rule number (see index_rule) */
 	base_pair other[SB_OP__COUNT][2];
 	sb_strmap *region;        /* deny-read region key -> first region_at */
@@ -39,6 +60,8 @@ typedef struct {
 		size_t e, f;
 	} *param_regions;
 	size_t nparam_regions;
+	char *key;                /* scratch for index_key */
+	size_t keycap;
 } lower_index;
 
 /* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
@@ -254,6 +277,9 @@ static void index_init(lower_index *ix)
 	memset(ix, 0, sizeof *ix);
 	ix->first = sb_strmap_new();
 	ix->region = sb_strmap_new();
+	for (int o = 0; o < SB_OP__COUNT; o++)
+		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
+			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
 }
 
 static void index_clear(lower_index *ix)
@@ -266,6 +292,7 @@ static void index_clear(lower_index *ix)
 			for (int k = 0; k < 2; k++)
 				free(ix->other[o][a].base[k]);
 	free(ix->param_regions);
+	free(ix->key);
 }
 
 /* The base of a path filter whose suffixes compare (same_base), or NULL
@@ -280,41 +307,46 @@ static char *filter_base(const sb_filter *f, path_key *k)
 	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
 }
 
-/* Key bytes: "<tag><op>.<action>.<base>" NUL suffix[0..sn).  */
-static char *index_key(char tag, sb_op op, sb_action a, const char *base, const char *suffix,
-		       size_t sn, size_t *len)
+/* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
+ * until the next call).  */
+static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			     const char *suffix, size_t sn, size_t *len)
 {
-	char *head = xasprintf("%c%d.%d.%s", tag, (int)op, (int)a, base ? base : "");
-	size_t hn = strlen(head) + 1;
-	char *k = malloc(hn + sn + 1);
-	if (!k)
-		abort();
-	memcpy(k, head, hn);
-	memcpy(k + hn, suffix ? suffix : "", sn);
-	free(head);
-	*len = hn + sn;
-	return k;
+	size_t bn = base ? strlen(base) : 0;
+	size_t n = 3 + bn + 1 + sn;
+	if (n > ix->keycap) {
+		ix->keycap = n * 2;
+		ix->key = realloc(ix->key, ix->keycap);
+		if (!ix->key)
+			abort();
+	}
+	ix->key[0] = tag;
+	ix->key[1] = (char)(op + 1);
+	ix->key[2] = (char)(a + 1);
+	memcpy(ix->key + 3, base ? base : "", bn);
+	ix->key[3 + bn] = '\0';
+	memcpy(ix->key + 4 + bn, suffix ? suffix : "", sn);
+	*len = n;
+	return ix->key;
 }
 
 static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
 		      const char *suffix, size_t sn, size_t e)
 {
 	size_t len;
-	char *k = index_key(tag, op, a, base, suffix, sn, &len);
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
 	void **v = sb_strmap_slot(ix->first, k, len, true);
 	if (!*v)
 		*v = (void *)(e + 1);
-	free(k);
 }
 
 /* The first rule (number + 1) at a key, or 0.  */
-static size_t first_get(const lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+static size_t first_get(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
 			const char *suffix, size_t sn)
 {
 	size_t len;
-	char *k = index_key(tag, op, a, base, suffix, sn, &len);
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
 	void **v = sb_strmap_slot(ix->first, k, len, false);
-	free(k);
 	return v ? (size_t)*v : 0;
 }
 
@@ -375,9 +407,8 @@ static bool rule_denies_read(const sb_rule *r);
 static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
 {
 	size_t len;
-	char *k = index_key('R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
 	void **v = sb_strmap_slot(ix->region, k, len, true);
-	free(k);
 	if (*v)
 		return;
 	region_at *at = malloc(sizeof *at);
@@ -388,13 +419,12 @@ static void region_set(lower_index *ix, const char *base, const char *suffix, si
 	*v = at;
 }
 
-static const region_at *region_get(const lower_index *ix, const char *base, const char *suffix,
+static const region_at *region_get(lower_index *ix, const char *base, const char *suffix,
 				   size_t sn)
 {
 	size_t len;
-	char *k = index_key('R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
 	void **v = sb_strmap_slot(ix->region, k, len, false);
-	free(k);
 	return v ? *v : NULL;
 }
 
@@ -435,7 +465,8 @@ static void add_rule(lower_ctx *c, sb_rule *r)
 		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
 			continue;
 		c->ix.seen_op[r->ops[j]] = true;
-		index_filters(&c->ix, r, r->ops[j], e);
+		if (c->ix.child_op[r->ops[j]])
+			index_filters(&c->ix, r, r->ops[j], e);
 	}
 	if (rule_denies_read(r))
 		index_regions(&c->ix, r, e);
@@ -448,7 +479,7 @@ static void add_rule(lower_ctx *c, sb_rule *r)
  * same base, literals overlap when equal, a literal and a subpath when the
  * literal lies under the subpath, two subpaths when one lies under the
  * other.  */
-static size_t first_overlapping(const lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
+static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
 {
 	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
 	if (!r->nfilters)
@@ -479,14 +510,6 @@ static size_t first_overlapping(const lower_index *ix, const sb_rule *r, sb_op o
 }
 
 /* ---- operations ---- */
-
-static bool op_is_ancestor(sb_op anc, sb_op op)
-{
-	for (sb_op o = sb_op_parent(op); o != SB_OP_DEFAULT; o = sb_op_parent(o))
-		if (o == anc)
-			return true;
-	return false;
-}
 
 static bool rule_names(const sb_rule *r, sb_op op)
 {
@@ -545,6 +568,8 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
 		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
 			continue;
+		if (!c->ix.child_op[eo])
+			abort();   /* make_robust is only for the ops of access_ops */
 		size_t e = first_overlapping(&c->ix, r, eo, other);
 		if (!e)
 			continue;
@@ -578,15 +603,14 @@ static bool rule_denies_read(const sb_rule *r)
 }
 
 /* Add (literal s) unless `seen` (keys of the filters added so far) has it.  */
-static void add_unique_filter(sb_rule *r, sb_strmap *seen, sb_str *s, const sb_loc *loc)
+static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_str *s,
+			      const sb_loc *loc)
 {
 	path_key k = key_of(s);
 	size_t len;
-	char *key = index_key('A', SB_OP_DEFAULT, SB_ALLOW, k.param ? k.param : "", k.suffix,
-			      strlen(k.suffix), &len);
-	key[0] = k.param ? 'P' : 'S';
+	const char *key = index_key(ix, k.param ? 'P' : 'S', SB_OP_DEFAULT, SB_ALLOW,
+				    k.param ? k.param : "", k.suffix, strlen(k.suffix), &len);
 	void **v = sb_strmap_slot(seen, key, len, true);
-	free(key);
 	if (*v) {
 		sb_str_free(s);
 		return;
@@ -606,7 +630,8 @@ static sb_str *key_str(const char *param, const char *suffix)
 }
 
 /* Ancestors strictly between region root `reg` and target `t`.  */
-static void ancestors(path_key reg, path_key t, sb_rule *out, sb_strmap *seen, const sb_loc *loc)
+static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, sb_strmap *seen,
+		      const sb_loc *loc)
 {
 	if (!reg.known || !t.known || is_list_param(reg.param))
 		return;
@@ -620,7 +645,7 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, sb_strmap *seen, c
 			char *prefix = strndup(t.suffix, i);
 			if (!prefix)
 				abort();
-			add_unique_filter(out, seen, key_str(reg.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -629,7 +654,7 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, sb_strmap *seen, c
 	if (reg.param && t.param && !reg.suffix[0] && !t.suffix[0] && strcmp(reg.param, t.param) &&
 	    !strstr(t.param, "..")) {
 		char *name = xasprintf("%s..%s", reg.param, t.param);
-		add_unique_filter(out, seen, sb_str_param(name), loc);
+		add_unique_filter(ix, out, seen, sb_str_param(name), loc);
 		free(name);
 	}
 }
@@ -701,7 +726,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	for (size_t i = 0; i < ncalls; i++) {
 		const sb_rule *e = p->rules[calls[i].e];
 		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
-		ancestors(reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
+		ancestors(&c->ix, reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
 	}
 	sb_strmap_free(seen);
 	free(calls);
@@ -715,16 +740,6 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 }
 
 /* ---- statements ---- */
-
-static const struct {
-	unsigned bit;
-	sb_op op;
-} access_ops[] = {
-	{SBX_ACC_READ, SB_OP_FILE_READ},
-	{SBX_ACC_WRITE, SB_OP_FILE_WRITE},
-	{SBX_ACC_STAT, SB_OP_FILE_READ_METADATA},
-	{SBX_ACC_EXEC, SB_OP_PROCESS_EXEC},
-};
 
 static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
 {

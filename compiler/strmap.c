@@ -12,11 +12,39 @@ typedef struct {
 	void *value;
 } slot;
 
+/* Keys live in chunks freed together: maps get many small keys.  */
+typedef struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+} chunk;
+
 struct sb_strmap {
 	slot *v;
 	size_t cap;     /* a power of two */
 	size_t n;
+	chunk *keys;
 };
+
+static char *key_copy(sb_strmap *m, const void *key, size_t len)
+{
+	chunk *c = m->keys;
+	if (!c || c->cap - c->used < len + 1) {
+		size_t cap = len + 1 > 60000 ? len + 1 : 60000;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			abort();
+		c->next = m->keys;
+		c->used = 0;
+		c->cap = cap;
+		m->keys = c;
+	}
+	char *k = c->data + c->used;
+	memcpy(k, key, len);
+	k[len] = '\0';
+	c->used += len + 1;
+	return k;
+}
 
 static uint64_t hash_of(const void *key, size_t len)
 {
@@ -43,8 +71,11 @@ void sb_strmap_free(sb_strmap *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->v[i].key);
+	while (m->keys) {
+		chunk *next = m->keys->next;
+		free(m->keys);
+		m->keys = next;
+	}
 	free(m->v);
 	free(m);
 }
@@ -83,11 +114,7 @@ void **sb_strmap_slot(sb_strmap *m, const void *key, size_t len, bool create)
 		grow(m);
 		s = find(m->v, m->cap, key, len, h);
 	}
-	s->key = malloc(len + 1);
-	if (!s->key)
-		abort();
-	memcpy(s->key, key, len);
-	s->key[len] = '\0';
+	s->key = key_copy(m, key, len);
 	s->len = len;
 	s->hash = h;
 	s->value = NULL;
