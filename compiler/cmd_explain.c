@@ -204,7 +204,8 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 	char *text = sb_sbpl_rule_text(r);
 	fprintf(f, "%s: %s\n", label, text);
 	free(text);
-	fprintf(f, "  operation level: %s\n", sb_op_name(via));
+	if (strcmp(label, "rule") == 0)
+		fprintf(f, "  operation level: %s\n", sb_op_name(via));
 	if (r->loc.file && r->loc.line)
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
 	if (r->src_file)

@@ -1,5 +1,6 @@
 /* emit_sbpl.c - profile IR -> SBPL text (format in emit_sbpl.h).  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,29 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
 			return -1;
 		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (-o /dev/null, /dev/stdout): write through it.
+		 * Renaming a temporary file over it would replace the device node
+		 * (as root, /dev/null itself).  A directory fails in open().  */
+		int dfd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (dfd < 0)
+			return -1;
+		size_t off = 0;
+		while (off < len) {
+			ssize_t w = write(dfd, data + off, len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				int saved = errno;
+				close(dfd);
+				errno = saved;
+				return -1;
+			}
+			off += (size_t)w;
+		}
+		return close(dfd);
 	}
 	const char *slash = strrchr(path, '/');
 	char *tmp;

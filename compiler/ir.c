@@ -422,6 +422,13 @@ static void ancestors_between(const char *top, const char *leaf, strlist *out)
 static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 {
 	const char *dots = strstr(name, "..");
+	/* An indexed ancestor param of the macOS form ("HOME..WORKSPACE_1",
+	 * sb_profile_expand_lists) is bound by its exact name.  */
+	const sb_binding *exact = dots ? sb_bindings_get(b, name) : NULL;
+	if (exact && !exact->is_list && exact->nvalues == 1) {
+		strlist_add(out, exact->values[0]);
+		return true;
+	}
 	if (dots) {
 		char *top_name = strndup(name, (size_t)(dots - name));
 		if (!top_name)

@@ -70,6 +70,22 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		else
 			sb_bindings_set(out, bd->name, bd->values[0]);
 	}
+	/* sbrun --print-profile writes its -D list as header comments
+	 * (";;   -D NAME=VALUE"): values the command line did not give. */
+	for (size_t i = 0; i < p->nheader; i++) {
+		const char *h = p->header[i];
+		if (strncmp(h, "-D ", 3))
+			continue;
+		const char *name = h + 3, *eq = strchr(name, '=');
+		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
+			continue;
+		char *nm = strndup(name, (size_t)(eq - name));
+		if (!nm)
+			abort();
+		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
+			sb_bindings_set(out, nm, eq + 1);
+		free(nm);
+	}
 	static const char *const samples_tab[][2] = {
 		{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
 	};

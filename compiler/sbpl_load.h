@@ -22,8 +22,9 @@
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d);
 
 /* The bindings used to evaluate `p`: every -D value (a list param's value
- * is split at ':'), then the sample defaults for HOME, WORKSPACE, TMPDIR
- * and empty lists for what is still unbound.  The names that got a sample
+ * is split at ':'), then "-D NAME=VALUE" header comments of the profile
+ * (what sbrun --print-profile writes), then the sample defaults for HOME,
+ * WORKSPACE, TMPDIR and empty lists for what is still unbound.  The names that got a sample
  * value are added to *samples (may be NULL).  */
 void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings *out,
 		      sb_bindings *samples);

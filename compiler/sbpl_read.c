@@ -146,6 +146,10 @@ static sb_filter *conv_filter(conv *c, const sx_node *n);
 
 static sb_filter *path_filter_one(conv *c, sb_filter_kind kind, const sx_node *whole, const sx_node *arg)
 {
+	if (arg->kind == SX_STRING && strstr(arg->text, "${"))
+		form_warn(c, arg, "sbpl-expansion",
+			  "\"%s\": ${...} expansion is not modelled (unverified on macOS); the filter is kept opaque",
+			  arg->text);
 	sb_str *s = conv_str(c, arg, 0);
 	if (!s)
 		return opaque(whole);
@@ -197,6 +201,34 @@ static sb_filter *logic_filter(conv *c, sb_filter_kind kind, const sx_node *n)
 	return f;
 }
 
+/* (path-ancestors P), a prelude macro: a literal for every ancestor of P
+ * ("/", "/a" for "/a/b").  Only a literal P is expanded.  */
+static sb_filter *ancestors_filter(conv *c, const sx_node *n)
+{
+	sb_str *s = n->nkids == 2 ? conv_str(c, n->kids[1], 0) : NULL;
+	if (!s || s->kind != SB_STR_LIT || s->text[0] != '/') {
+		sb_str_free(s);
+		return opaque(n);
+	}
+	const char *p = s->text;
+	size_t len = strlen(p), nk = 0;
+	sb_filter **kids = calloc(len + 1, sizeof *kids);
+	if (!kids)
+		abort();
+	for (size_t i = 1; i < len; i++)
+		if (p[i] == '/' || i == 1) {
+			char *anc = strndup(p, p[i] == '/' ? i : 1);
+			if (!anc)
+				abort();
+			kids[nk++] = sb_filter_path(SB_F_LITERAL, sb_str_lit(anc), n->loc);
+			free(anc);
+		}
+	sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
+	free(kids);
+	sb_str_free(s);
+	return f;
+}
+
 /* One filter form.  A path filter with several arguments ORs them: inside
  * a require-* it becomes a require-any.  Never returns NULL.  */
 static sb_filter *conv_filter(conv *c, const sx_node *n)
@@ -243,6 +275,8 @@ static sb_filter *conv_filter(conv *c, const sx_node *n)
 		}
 		return sb_filter_vnode(mask, n->loc);
 	}
+	if (!strcmp(head, "path-ancestors"))
+		return ancestors_filter(c, n);
 	if (!strcmp(head, "require-all"))
 		return logic_filter(c, SB_F_REQUIRE_ALL, n);
 	if (!strcmp(head, "require-any"))
@@ -315,6 +349,13 @@ static void attach_origin(conv *c, sb_rule *r, int line)
 		const sx_comment *k = &doc->comments[i];
 		if (k->line != want || !k->alone)
 			break;
+		/* sbc's note on a rule it added or adjusted ("; sbc: ..."),
+		 * between the origin and the rule: kept so emit(read(x)) == x */
+		if (!strncmp(k->text, "sbc: ", 5) && !r->note) {
+			r->note = sb_diag_intern(c->d, k->text);
+			want--;
+			continue;
+		}
 		char *file = NULL;
 		int l = sb_sbpl_parse_origin(k->text, &file);
 		if (l > 0) {

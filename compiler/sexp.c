@@ -67,7 +67,8 @@ static void add_comment(reader *r, size_t from, size_t to, int line, bool alone)
 		from++;
 	while (from < to && (r->s[from] == ' ' || r->s[from] == '\t'))
 		from++;
-	while (to > from && isspace((unsigned char)r->s[to - 1]))
+	/* Trailing blanks are kept: a header value may end in one.  */
+	while (to > from && r->s[to - 1] == '\r')
 		to--;
 	sx_doc *doc = r->doc;
 	sx_comment *v = realloc(doc->comments, (doc->ncomments + 1) * sizeof *v);

@@ -39,7 +39,7 @@ typedef struct sx_node {
 /* A `;` comment, kept so the SBPL reader can attach sbc's origin comments
  * ("; policy.sbx:12") to the rule on the next line.  */
 typedef struct sx_comment {
-	char *text;               /* after the ';' run, trimmed */
+	char *text;               /* after the ';' run and the blanks after it */
 	int line;
 	bool alone;               /* nothing but blanks before it on its line */
 } sx_comment;

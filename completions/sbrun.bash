@@ -20,7 +20,7 @@ _sbrun()
 		if [ "$profile_at" -eq 0 ]; then
 			case $w in
 			--doctor|--help|--version) info=1 ;;
-			-D) ((i++)) ;;
+			-D|--require-abi) ((i++)) ;;
 			# bash splits "-D N=V" at '=' (COMP_WORDBREAKS): skip "=" and V.
 			=) ((i++)) ;;
 			-*) ;;
@@ -35,12 +35,15 @@ _sbrun()
 	done
 	[ "$info" -eq 1 ] && [ "$profile_at" -ne 0 ] && return 0
 	# -D NAME=VALUE: nothing to offer.
-	case ${COMP_WORDS[COMP_CWORD-1]} in -D|=) return 0 ;; esac
+	case ${COMP_WORDS[COMP_CWORD-1]} in
+	-D|=) return 0 ;;
+	--require-abi) _sbrun_add -W "1 2 3 4 5 6 7" -- "$cur"; return 0 ;;
+	esac
 
 	if [ "$profile_at" -eq 0 ]; then
 		case $cur in
 		-*)
-			_sbrun_add -W "-D --print-profile --plan --self-test --doctor --allow-unsandboxed --help --version" -- "$cur"
+			_sbrun_add -W "-D --print-profile --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --help --version" -- "$cur"
 			return 0 ;;
 		esac
 		[ "$info" -eq 1 ] && [ "${COMP_WORDS[1]}" != --print-profile ] && [ "${COMP_WORDS[1]}" != --plan ] &&

@@ -9,6 +9,7 @@
 #include "eval.h"
 #include "linux.h"
 #include "path.h"
+#include "sensitive.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
 					"EXTRA_READ" };
@@ -24,24 +25,54 @@ bool sb_launch_reserved_param(const char *name)
 	return strstr(name, "..") != NULL;
 }
 
+/* Seatbelt sees /tmp, /var and /etc as /private/..., and decide() resolves
+ * queries the same way, so a bound value must be in that form too or a rule
+ * on it would never match: on Linux a home under /var (/var/home/alice)
+ * would stop being denied.  On macOS canonical values already have this form;
+ * the Linux planner maps /private/... back to the real directories.  */
+static char *seatbelt_form(const char *v)
+{
+	char *a = v[0] == '/' ? sb_path_private_alias(v) : strdup(v);
+	if (!a)
+		abort();
+	return a;
+}
+
+static void set_one(sb_bindings *out, const char *name, const char *value)
+{
+	char *a = seatbelt_form(value);
+	sb_bindings_set(out, name, a);
+	free(a);
+}
+
+static void set_list(sb_bindings *out, const char *name, char *const *values, size_t n)
+{
+	char **a = calloc(n ? n : 1, sizeof *a);
+	if (!a)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		a[i] = seatbelt_form(values[i]);
+	sb_bindings_set_list(out, name, (const char *const *)a, n);
+	for (size_t i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
 void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *out)
 {
-	sb_bindings_set(out, "HOME", p->home);
-	sb_bindings_set(out, "WORKSPACE", p->workspace);
-	sb_bindings_set(out, "TMPDIR", p->tmpdir);
-	sb_bindings_set_list(out, "EXTRA_WRITE", (const char *const *)p->extra_write,
-			     p->nextra_write);
-	sb_bindings_set_list(out, "EXTRA_READ", (const char *const *)p->extra_read,
-			     p->nextra_read);
+	set_one(out, "HOME", p->home);
+	set_one(out, "WORKSPACE", p->workspace);
+	set_one(out, "TMPDIR", p->tmpdir);
+	set_list(out, "EXTRA_WRITE", p->extra_write, p->nextra_write);
+	set_list(out, "EXTRA_READ", p->extra_read, p->nextra_read);
 	for (size_t i = 0; user && i < user->n; i++) {
 		const sb_binding *b = &user->v[i];
 		if (sb_launch_reserved_param(b->name))
 			continue;
 		if (b->is_list)
-			sb_bindings_set_list(out, b->name, (const char *const *)b->values,
-					     b->nvalues);
+			set_list(out, b->name, b->values, b->nvalues);
 		else if (b->nvalues == 1)
-			sb_bindings_set(out, b->name, b->values[0]);
+			set_one(out, b->name, b->values[0]);
 	}
 }
 
@@ -174,21 +205,36 @@ void sb_launch_free(sb_launch *l)
 
 /* ---- checks on the bound profile ---- */
 
-static char *parent_dir(const char *file)
+/* Where to grant read so the program can start: the first directory below
+ * the home on the way to `file` (an install root such as ~/.bun), when it
+ * is not sensitive; otherwise the file's own directory.  */
+static char *suggest_dir(const char *file, const char *home)
 {
+	if (home && sb_path_is_strictly_under(file, home)) {
+		size_t n = strlen(home);
+		const char *end = strchr(file + n + 1, '/');
+		if (end) {
+			char *top = strndup(file, (size_t)(end - file));
+			if (!top)
+				abort();
+			if (!sb_sensitive_match(top, home, NULL, 0))
+				return top;
+			free(top);
+		}
+	}
 	char *dir = sb_path_dirname(file);
 	return dir ? dir : xstrdup("/");
 }
 
-int sb_launch_check_readable(const sb_profile *bound, const char *what, const char *file,
-			     sb_diag *d)
+int sb_launch_check_readable(const sb_profile *bound, const char *home, const char *what,
+			     const char *file, sb_diag *d)
 {
 	char *real = realpath(file, NULL);
 	const char *p = real ? real : file;
 	sb_decision dec = sb_decide(bound, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
 	int rc = 0;
 	if (dec.kind == SB_DEC_DENY) {
-		char *dir = parent_dir(p);
+		char *dir = suggest_dir(p, home);
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "command-unreadable",
 			       "%s %s%s%s lies where the profile denies reading, so it could not "
 			       "start in the sandbox; refusing (install it outside the home "

@@ -65,9 +65,12 @@ char *sb_profile_text(const sb_profile *p);
 
 /* Refuse (SB_EXIT_SETUP) when the bound profile denies reading the command
  * or its interpreter (e.g. omp or bun installed under $HOME): the program
- * could not start, so say which file and the variable that fixes it.  */
-int sb_launch_check_readable(const sb_profile *bound, const char *what, const char *file,
-			     sb_diag *d);
+ * could not start, so say which file and the variable that fixes it.  The
+ * suggested directory is the install root right below `home` (~/.bun for
+ * ~/.bun/bin/omp, whose packages live in ~/.bun/install), unless that is
+ * sensitive; else the file's directory.  */
+int sb_launch_check_readable(const sb_profile *bound, const char *home, const char *what,
+			     const char *file, sb_diag *d);
 /* Warn about each file (the launcher, the profile, the policy) the bound
  * profile lets the sandboxed program write: it could change what runs
  * unconfined next time.  Returns the number of warnings.  */

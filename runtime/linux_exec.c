@@ -235,12 +235,30 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		uint32_t flags = 0;
 		if (o->debug_denials && ai.abi >= 7)
 			flags |= SB_LL_RESTRICT_LOG_NEW_EXEC_ON;
-		if (sb_ll_restrict_self(rfd, flags) < 0) {
+		int r = 0;
+#ifdef SB_TEST_HOOKS
+		/* simulate a restrict_self that reports success but enforces nothing */
+		if (!sb_ll_test_should_fail("restrict_noop", &e))
+#endif
+			r = sb_ll_restrict_self(rfd, flags);
+		if (r < 0) {
 			rc = fail(d, "landlock_restrict_self", errno);
 			goto out;
 		}
 		close(rfd);
 		rfd = -1;
+		/* Verify: "/" is always expanded (/dev is never granted whole), so
+		 * listing it must now fail.  */
+		int probe_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (probe_fd >= 0 || errno != EACCES) {
+			if (probe_fd >= 0)
+				close(probe_fd);
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+				       "could not apply the sandbox: the Landlock ruleset is not "
+				       "enforced (listing / still works); refusing to run");
+			rc = SB_EXIT_SETUP;
+			goto out;
+		}
 	}
 	(void)e;
 	rc = exec_it(path, argv, envp, d);

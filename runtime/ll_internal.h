@@ -88,8 +88,26 @@ void sb_mounts_free(sb_mounts *m);
 size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
 			 bool **inode_alias);
 
-/* Accessors for the launcher.  */
+/* The plan (runtime/linux.h's opaque sb_ll_plan).  */
 typedef struct sb_ll_plan sb_ll_plan;
+struct sb_ll_plan {
+	sb_ll_rules r;
+	sb_ll_probe probe;
+	int plan_abi;               /* ABI the masks are shown for */
+	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */
+	size_t unenforceable;
+	double plan_ms;
+	char *home;
+};
+
+/* ll_report.c: notes for deny rules Landlock cannot express as file rules
+ * (platform gaps, network, signals); sets unix_block / unenforceable.  */
+struct sb_linux_opts;
+struct sb_profile;
+void sb_ll_scan_other_ops(const struct sb_profile *orig, sb_ll_plan *plan,
+			  const struct sb_linux_opts *o);
+
+/* Accessors for the launcher.  */
 const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan);
 bool sb_ll_plan_unix_block(const sb_ll_plan *plan);
 

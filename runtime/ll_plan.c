@@ -29,15 +29,6 @@
 #include "eval.h"
 #include "path.h"
 
-struct sb_ll_plan {
-	sb_ll_rules r;
-	sb_ll_probe probe;
-	int plan_abi;               /* ABI the masks are shown for */
-	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */
-	size_t unenforceable;
-	double plan_ms;
-	char *home;
-};
 
 #define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
 #define R_WRITE (SB_LL_WRITE_FILE | SB_LL_TRUNCATE)
@@ -66,10 +57,28 @@ typedef struct planner {
 	size_t nforced;
 	sb_ll_plan *plan;
 	bool no_forced;             /* classify without forced denies */
+	sb_diag *d;
 	bool unknown_noted;
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
+
+/* Out of memory while planning: stop, never launch half a plan.  */
+static void *grow(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(grow(NULL, n), s, n);
+}
 
 /* ---- step 1: linuxize ---- */
 
@@ -135,7 +144,7 @@ static char *literal_dir(const char *s, bool is_regex)
 	if (!slash || slash == buf)
 		return NULL;
 	*slash = '\0';
-	return strdup(buf);
+	return xdup(buf);
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the
@@ -151,7 +160,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 		}
 		break;
@@ -161,7 +170,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
 		}
 		break;
@@ -195,7 +204,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = realloc(*out, (*nout + 1) * sizeof **out);
+			*out = grow(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 			free(v);
 			return true;
@@ -230,6 +239,12 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 	sb_ll_plan *plan = pl->plan;
 	pl->lp = sb_profile_new();
 	pl->lp->version = pl->orig->version;
+	/* Forms the reader kept but does not model make decide() answer
+	 * "unknown" where they could matter; the plan treats that as deny.  */
+	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
+		const sb_unmodelled *u = &pl->orig->unmodelled[i];
+		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+	}
 	for (size_t i = 0; i < pl->orig->nrules; i++) {
 		const sb_rule *r = pl->orig->rules[i];
 		if (!rule_relevant(r) || r->nfilters == 0) {
@@ -296,9 +311,9 @@ static char *linux_path(const char *p)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(priv[i]);
 		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return strdup(p + strlen("/private"));
+			return xdup(p + strlen("/private"));
 	}
-	return strdup(p);
+	return xdup(p);
 }
 
 static bool macos_only(const char *p)
@@ -323,8 +338,8 @@ static void add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = realloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
-	pl->cand[pl->ncand++] = strdup(p);
+	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xdup(p);
 }
 
 static void collect_candidates(planner *pl)
@@ -345,10 +360,20 @@ static void collect_candidates(planner *pl)
 			}
 			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
 			    sb_path_is_under(v, "/etc"))
+			{
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
 						 rule_line(r),
 						 "%s never matches: Seatbelt and decide() see it as "
 						 "/private%s; bind paths in their /private form", v, v);
+				if (r->action == SB_DENY) {
+					sb_loc loc = { .file = rule_file(r), .line = rule_line(r) };
+					sb_diag_report(pl->d, SB_SEV_WARNING, loc.file ? &loc : NULL,
+						       "sbpl-alias",
+						       "deny on %s never matches (Seatbelt and decide() "
+						       "see /private%s), so it protects nothing; bind "
+						       "the /private form", v, v);
+				}
+			}
 			const char *why = NULL;
 			char *norm = sb_path_normalize(v, &why);
 			char *lp = linux_path(norm ? norm : v);
@@ -468,8 +493,8 @@ static void add_forced(planner *pl, const char *path, uint64_t mask)
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = realloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ strdup(path), mask };
+	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xdup(path), mask };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -580,8 +605,12 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
 			if (same[k]) {
+				/* what decide() allows there (forced denies only
+				 * narrow; they are not the question here) */
 				uint64_t all, mx;
+				pl->no_forced = true;
 				classify(pl, al[k], r->v[i].is_dir, r->v[i].rights, &all, &mx);
+				pl->no_forced = false;
 				uint64_t lost = r->v[i].rights & ~all;
 				if (lost) {
 					char b[256];
@@ -610,107 +639,6 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 	r->n = w;
 }
 
-/* ---- non-file operations and platform gaps ---- */
-
-static const struct {
-	sb_op op;
-	const char *what;
-} gap_ops[] = {
-	{ SB_OP_FILE_READ_METADATA, "stat/lstat/access/readlink" },
-	{ SB_OP_FILE_READ_XATTR, "getxattr/listxattr" },
-	{ SB_OP_FILE_WRITE_MODE, "chmod" },
-	{ SB_OP_FILE_WRITE_OWNER, "chown" },
-	{ SB_OP_FILE_WRITE_TIMES, "utime" },
-	{ SB_OP_FILE_WRITE_XATTR, "setxattr" },
-	{ SB_OP_FILE_WRITE_FLAGS, "chflags" },
-	{ SB_OP_PROCESS_INFO, "reading /proc of other processes (partly: ptrace scope only)" },
-	{ SB_OP_PROCESS_FORK, "fork" },
-};
-
-static bool covers(sb_op ruleop, sb_op op)
-{
-	for (sb_op o = op;; o = sb_op_parent(o)) {
-		if (o == ruleop)
-			return true;
-		if (o == SB_OP_DEFAULT)
-			return false;
-	}
-}
-
-static bool is_path_filter(const sb_filter *f)
-{
-	return f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH || f->kind == SB_F_PREFIX ||
-	       f->kind == SB_F_REGEX;
-}
-
-static void scan_other_ops(planner *pl, const sb_linux_opts *o)
-{
-	sb_ll_plan *plan = pl->plan;
-	for (size_t i = 0; i < pl->orig->nrules; i++) {
-		const sb_rule *r = pl->orig->rules[i];
-		if (r->action != SB_DENY)
-			continue;
-		char gaps[512] = "";
-		size_t gl = 0;
-		for (size_t g = 0; g < sizeof gap_ops / sizeof *gap_ops; g++)
-			for (size_t k = 0; k < r->nops; k++)
-				if (r->ops[k] != SB_OP_DEFAULT && covers(r->ops[k], gap_ops[g].op)) {
-					int w = snprintf(gaps + gl, sizeof gaps - gl, "%s%s",
-							 gl ? ", " : "", gap_ops[g].what);
-					if (w > 0 && (size_t)w < sizeof gaps - gl)
-						gl += (size_t)w;
-					break;
-				}
-		if (gl)
-			sb_ll_rules_note(&plan->r, SB_LL_NOTE_GAP, rule_file(r), rule_line(r),
-					 "not restricted by Landlock: %s", gaps);
-		for (size_t k = 0; k < r->nops; k++) {
-			sb_op op = r->ops[k];
-			if (op == SB_OP_NETWORK_ALL || op == SB_OP_NETWORK_OUTBOUND ||
-			    op == SB_OP_NETWORK_BIND || op == SB_OP_NETWORK_INBOUND) {
-				bool paths = r->nfilters > 0;
-				for (size_t f = 0; f < r->nfilters; f++)
-					paths = paths && is_path_filter(r->filters[f]);
-				if (paths) {
-					/* UNIX-socket paths: RESOLVE_UNIX (ABI 9) or the
-					 * seccomp block of socket(AF_UNIX).  */
-					plan->unix_block = true;
-					sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
-							 rule_line(r),
-							 "UNIX-socket deny: socket(AF_UNIX) is refused "
-							 "(seccomp) below Landlock ABI 9");
-				} else {
-					plan->unenforceable++;
-					sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, rule_file(r),
-							 rule_line(r),
-							 "network deny (%s) is not enforced on Linux%s",
-							 sb_op_name(op),
-							 o->allow_unenforceable ? " (ignored: opted in)" : "");
-				}
-				break;
-			}
-			if (op == SB_OP_SIGNAL)
-				sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
-						 rule_line(r),
-						 "signal deny: only signals to processes outside the "
-						 "sandbox are blocked (Landlock scope, ABI 6)");
-			if (op == SB_OP_FILE_IOCTL)
-				sb_ll_rules_note(&plan->r, SB_LL_NOTE_GAP, rule_file(r), rule_line(r),
-						 "ioctl deny: only device ioctls on devices opened "
-						 "inside (ABI 5), plus TIOCSTI/TIOCLINUX (seccomp)");
-		}
-	}
-	/* (deny default) with no network allow: network stays open on Linux.  */
-	sb_decision d = sb_decide(pl->orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
-	if (d.kind != SB_DEC_ALLOW && (!d.rule || d.rule->nfilters == 0)) {
-		plan->unenforceable++;
-		sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, d.rule ? rule_file(d.rule) : NULL,
-				 d.rule ? rule_line(d.rule) : 0,
-				 "network is denied by the profile but not enforced on Linux%s",
-				 o->allow_unenforceable ? " (ignored: opted in)" : "");
-	}
-}
-
 /* ---- entry points ---- */
 
 static double now_ms(void)
@@ -723,16 +651,17 @@ static double now_ms(void)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = calloc(1, sizeof *plan);
-	planner pl = { .orig = bound, .plan = plan };
+	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	memset(plan, 0, sizeof *plan);
+	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
-	plan->home = o->home ? strdup(o->home) : NULL;
+	plan->home = o->home ? xdup(o->home) : NULL;
 
 	linuxize(&pl, o);
 	collect_candidates(&pl);
-	scan_other_ops(&pl, o);
+	sb_ll_scan_other_ops(bound, plan, o);
 
 	/* forced denies: /dev (replaced by the device allowlist) and the
 	 * per-user runtime dir (agent sockets, podman auth).  */
@@ -789,59 +718,6 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 		return SB_EXIT_SETUP;
 	}
 	return 0;
-}
-
-static const char *note_label(sb_ll_note_kind k)
-{
-	switch (k) {
-	case SB_LL_NOTE_SKIPPED: return "skipped";
-	case SB_LL_NOTE_NARROWER: return "narrower";
-	case SB_LL_NOTE_GAP: return "platform gap";
-	case SB_LL_NOTE_UNENFORCEABLE: return "NOT ENFORCEABLE";
-	default: return "info";
-	}
-}
-
-void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
-{
-	sb_ll_abi_info ai = sb_ll_abi_info_for(plan->plan_abi);
-	char b[512];
-	if (plan->probe.kernel_abi > 0)
-		fprintf(out, "# landlock: kernel ABI %d, effective ABI %d%s, errata 0x%lx\n",
-			plan->probe.kernel_abi, plan->probe.eff_abi,
-			plan->probe.clamped ? " (test clamp)" : "",
-			plan->probe.errata < 0 ? 0UL : (unsigned long)plan->probe.errata);
-	else
-		fprintf(out, "# landlock: unavailable here (%s); plan shown for ABI %d\n",
-			strerror(plan->probe.err), plan->plan_abi);
-	fprintf(out, "# handled fs: %s\n", sb_ll_rights_str(ai.fs_mask & ~SB_LL_NEVER, b, sizeof b));
-	fprintf(out, "# never granted: make_char|make_block; scopes: %s\n",
-		ai.scoped_mask ? "abstract_unix_socket|signal" : "none (ABI < 6)");
-	if (*sb_ll_abi_losses(plan->plan_abi))
-		fprintf(out, "# lost at this ABI: %s\n", sb_ll_abi_losses(plan->plan_abi));
-	fprintf(out, "# %zu rules (%zu hard links, %zu symlinks, %zu unlistable skipped; %zu nodes; %.1f ms)\n",
-		plan->r.n, plan->r.hardlink_skips, plan->r.symlink_skips, plan->r.unreadable_skips,
-		plan->r.nodes_visited, plan->plan_ms);
-	for (size_t i = 0; i < plan->r.n; i++) {
-		const sb_ll_rule *r = &plan->r.v[i];
-		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,
-			sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
-	}
-	if (plan->unix_block)
-		fprintf(out, "seccomp socket(AF_UNIX) -> EPERM%s\n",
-			plan->plan_abi >= 9 ? " (not needed: RESOLVE_UNIX)" : "");
-	fprintf(out, "seccomp ioctl(TIOCSTI|TIOCLINUX) -> EPERM; io_uring_setup -> EPERM\n");
-	for (int k = SB_LL_NOTE_UNENFORCEABLE; k >= SB_LL_NOTE_INFO; k--)
-		for (size_t i = 0; i < plan->r.nnotes; i++) {
-			const sb_ll_note *n = &plan->r.notes[i];
-			if ((int)n->kind != k)
-				continue;
-			if (n->src_file || n->src_line)
-				fprintf(out, "%s: %s:%d: %s\n", note_label(n->kind),
-					n->src_file ? n->src_file : "<profile>", n->src_line, n->text);
-			else
-				fprintf(out, "%s: %s\n", note_label(n->kind), n->text);
-		}
 }
 
 size_t sb_ll_plan_rule_count(const sb_ll_plan *plan)

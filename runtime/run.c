@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cmdpath.h"
 #include "env.h"
+#include "landlock_sys.h"
 #include "launch.h"
 #include "linux.h"
 #include "macos.h"
@@ -33,6 +34,18 @@ static sb_platform pick_platform(char *const envp[])
 #endif
 	return sb_platform_native();
 }
+
+#ifdef SB_TEST_HOOKS
+/* Test builds only: make one Landlock step fail (SB_TEST_LL_FAIL=restrict,
+ * create, add_rule, probe, prctl, seccomp), to test the fail-closed paths
+ * and that a self-test never counts "sandbox did not start" as a denial.  */
+static void test_inject(char *const envp[])
+{
+	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
+	if (step && *step)
+		sb_ll_test_fail(step, EPERM);
+}
+#endif
 
 static char *self_exe(const char *argv0, const char *path_var)
 {
@@ -91,7 +104,8 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 	int rc = 0;
 	if (nunbound) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
-			       "the profile uses the param \"%s\", which nothing binds", unbound[0]);
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", unbound[0], unbound[0]);
 		rc = SB_EXIT_SETUP;
 	} else {
 		printf(";; bound for this launch; sandbox-exec receives the same rules with these "
@@ -181,11 +195,11 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		return rc;
 	}
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
-	rc = sb_launch_check_readable(l.bound, "the command", cmd, d);
+	rc = sb_launch_check_readable(l.bound, prep->home, "the command", cmd, d);
 	char *missing = NULL;
 	char *interp = sb_cmd_interpreter(cmd, path_var, &missing);
 	if (!rc && interp)
-		rc = sb_launch_check_readable(l.bound, "its interpreter", interp, d);
+		rc = sb_launch_check_readable(l.bound, prep->home, "its interpreter", interp, d);
 	if (!rc && !interp && missing) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
@@ -228,6 +242,9 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 {
 	sb_platform plat = pick_platform(cfg->envp);
+#ifdef SB_TEST_HOOKS
+	test_inject(cfg->envp);
+#endif
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
 	char cwdbuf[4096];
 	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
@@ -282,11 +299,13 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = SB_EXIT_SETUP;
 		}
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = 3,
-			     .allow_unsandboxed = cfg->allow_unsandboxed };
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+			     .allow_unsandboxed = cfg->allow_unsandboxed,
+			     .allow_unenforceable = cfg->allow_unenforceable,
+			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
 	if (!rc) {
 		switch (act) {
-		case SB_ACT_PRINT_PROFILE:
+		case SB_ACT_PRINT_LAUNCH:
 			rc = print_profile(prof, &prep, cfg->user, d);
 			break;
 		case SB_ACT_PRINT_BOUND:

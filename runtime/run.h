@@ -13,10 +13,11 @@
 
 typedef enum {
 	SB_ACT_LAUNCH,
-	SB_ACT_PRINT_PROFILE,   /* the exact macOS form: -D list + profile text */
+	SB_ACT_PRINT_LAUNCH,    /* the exact macOS form: -D list + profile text
+				   (sbrun --print-launch) */
 	SB_ACT_PRINT_BOUND,     /* the profile with every param replaced by its
-				   value (omp-sandboxed --print-profile, as the
-				   original printed it) */
+				   value (--print-profile, as the original printed
+				   it): self-contained for sbc explain */
 	SB_ACT_PLAN,            /* what the platform backend will enforce */
 	SB_ACT_SELFTEST,
 } sb_run_action;
@@ -31,6 +32,10 @@ typedef struct sb_run_cfg {
 	size_t profile_len;
 	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
 	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
+	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
+	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
+	bool allow_shm;                /* Linux: grant /dev/shm */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
 	const char *command;           /* name or path; NULL: none (sbrun without one) */

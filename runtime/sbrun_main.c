@@ -14,7 +14,8 @@ extern char **environ;
 static void usage(FILE *out)
 {
 	fputs("usage: sbrun [options] PROFILE.sb [--] COMMAND [ARGS...]\n"
-	      "       sbrun --print-profile PROFILE.sb   the exact macOS form (-D list + text)\n"
+	      "       sbrun --print-profile PROFILE.sb   the profile as applied, params bound\n"
+	      "       sbrun --print-launch PROFILE.sb    the exact sandbox-exec form (-D list + text)\n"
 	      "       sbrun --plan PROFILE.sb            what the platform backend enforces\n"
 	      "       sbrun --self-test PROFILE.sb       check the sandbox for real (exit 0/1)\n"
 	      "       sbrun --doctor                     Landlock ABI and what it can enforce\n"
@@ -22,6 +23,10 @@ static void usage(FILE *out)
 	      "  -D NAME=VALUE        bind a profile param (not HOME, WORKSPACE, TMPDIR,\n"
 	      "                       EXTRA_WRITE, EXTRA_READ: those come from the environment)\n"
 	      "  --allow-unsandboxed  Linux: run even without Landlock (warned every time)\n"
+	      "  --allow-unenforceable  Linux: run although some denies cannot be enforced\n"
+	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 3)\n"
+	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
+	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
 	      "Exit: the command's status (128+N for signal N); 78 refused or sandbox not\n"
@@ -40,7 +45,9 @@ static int usage_error(const char *fmt, const char *arg)
 int main(int argc, char **argv)
 {
 	sb_run_action act = SB_ACT_LAUNCH;
-	bool doctor = false, allow_unsandboxed = false;
+	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
+	bool debug_denials = false, allow_shm = false;
+	int min_abi = 0;
 	sb_bindings user = { 0 };
 	int i = 1, rc;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -55,7 +62,9 @@ int main(int argc, char **argv)
 			printf("sbrun %s\n", SB_VERSION);
 			return 0;
 		} else if (strcmp(a, "--print-profile") == 0) {
-			act = SB_ACT_PRINT_PROFILE;
+			act = SB_ACT_PRINT_BOUND;
+		} else if (strcmp(a, "--print-launch") == 0) {
+			act = SB_ACT_PRINT_LAUNCH;
 		} else if (strcmp(a, "--plan") == 0) {
 			act = SB_ACT_PLAN;
 		} else if (strcmp(a, "--self-test") == 0) {
@@ -64,6 +73,21 @@ int main(int argc, char **argv)
 			doctor = true;
 		} else if (strcmp(a, "--allow-unsandboxed") == 0) {
 			allow_unsandboxed = true;
+		} else if (strcmp(a, "--allow-unenforceable") == 0) {
+			allow_unenforceable = true;
+		} else if (strcmp(a, "--debug-denials") == 0) {
+			debug_denials = true;
+		} else if (strcmp(a, "--allow-shm") == 0) {
+			allow_shm = true;
+		} else if (strcmp(a, "--require-abi") == 0) {
+			char *end = NULL;
+			long n = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
+			if (!end || *end || n < 1 || n > 1000) {
+				sb_bindings_clear(&user);
+				return usage_error("--require-abi needs a number from 1, got '%s'",
+						   i < argc ? argv[i] : "");
+			}
+			min_abi = (int)n;
 		} else if (strncmp(a, "-D", 2) == 0) {
 			const char *def = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
 			const char *eq = def ? strchr(def, '=') : NULL;
@@ -111,6 +135,10 @@ int main(int argc, char **argv)
 		.profile_path = profile,
 		.user = &user,
 		.allow_unsandboxed = allow_unsandboxed,
+		.allow_unenforceable = allow_unenforceable,
+		.debug_denials = debug_denials,
+		.allow_shm = allow_shm,
+		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,
 		.args = act == SB_ACT_LAUNCH ? argv + i + 1 : NULL,
 		.nargs = act == SB_ACT_LAUNCH ? (size_t)(argc - i - 1) : 0,

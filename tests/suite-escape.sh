@@ -23,6 +23,7 @@ PROFILE=$B/gen/omp.sb
 PROBE=$B/test-bin/escape_probe
 LIB=$ROOT/tests/escape/lib.sh
 ONLY=${ESCAPE_ONLY:-}          # run only techniques whose file name matches
+# ESCAPE_VERBOSE=1 prints every technique's evidence, not only failures
 
 if [ -z "${SBX_ESC_IN_NS:-}" ]; then
 	for f in "$SBRUN" "$PROFILE" "$PROBE"; do
@@ -76,7 +77,13 @@ as_id() {
 # spawn_outside CMD...: a process outside the sandbox, as the same identity;
 # its pid in $OUT_PID (also passed inside).
 spawn_outside() {
-	as_id "$@" &
+	# a simple command in the background, so $! is the process itself
+	# (setpriv execs), not a subshell
+	if [ "$ID" = user ]; then
+		setpriv --reuid=$USER_UID --regid=$USER_GID --clear-groups -- "$@" &
+	else
+		"$@" &
+	fi
 	OUT_PID=$!
 	OUTSIDE_PIDS+=("$OUT_PID")
 	pass_var OUT_PID "$OUT_PID"
@@ -143,7 +150,7 @@ report() {  # report ID NAME VERDICT DETAIL
 	local line="$3: [$1] $2${4:+: $4}"
 	echo "$line"
 	case $3 in
-	PASS) npass=$((npass + 1)) ;;
+	PASS) npass=$((npass + 1)); [ -n "${ESCAPE_VERBOSE:-}" ] && sed 's/^/    | /' "$OUT" ;;
 	FAIL) nfail=$((nfail + 1)); sed 's/^/    | /' "$OUT" | head -40 ;;
 	SKIP) nskip=$((nskip + 1)) ;;
 	esac

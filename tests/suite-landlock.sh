@@ -55,6 +55,7 @@ setup_home() {
 	echo "omp state" > $H/.omp/state
 	echo "source" > $H/proj/main.c
 	cp /bin/true $H/proj/bin/true
+	cp /bin/true $H/true
 	echo "read-only area" > /mnt/ro.txt
 	ln $H/.ssh/id_rsa /home/keylink     # a hard link in an expanded directory
 	chown -R "$uid:$uid" $H /mnt/ro.txt /home/keylink
@@ -160,15 +161,32 @@ expect_rc "Landlock disabled (EOPNOTSUPP) refused with hint" 78 "lsm=" \
 	"$SHIM" EOPNOTSUPP "${L[@]}" -- "$PROBE" stat /
 expect_rc "--allow-unsandboxed runs with a warning" 0 "RUNNING WITHOUT THE LANDLOCK SANDBOX" \
 	"$SHIM" ENOSYS "${L[@]}" --allow-unsandboxed -- "$PROBE" stat /
-for f in probe:ENOSYS create:EINVAL add_rule:EINVAL restrict:EPERM seccomp:EINVAL prctl:EPERM; do
+for f in probe:ENOSYS create:EINVAL add_rule:EINVAL restrict:EPERM seccomp:EINVAL prctl:EPERM restrict_noop:0; do
 	expect_rc "injected failure $f refused" 78 "" "${L[@]}" --fail $f -- "$PROBE" stat /
 done
+expect_rc "a ruleset that is not enforced is detected" 78 "not enforced" \
+	"${L[@]}" --fail restrict_noop:0 -- "$PROBE" stat /
+expect_rc "command not found: 127" 127 "not found" "${L[@]}" -- $H/proj/no-such-command
+expect_rc "command without EXECUTE: 126 with a hint" 126 "EXECUTE" "${L[@]}" -- $H/true
 expect_rc "ABI 2 below the minimum refused" 78 "below the minimum" \
 	"${L[@]}" --clamp-abi 2 -- "$PROBE" stat /
 expect_rc "unenforceable deny refused" 78 "not-enforceable" \
 	"$LLRUN" -p "$ROOT/tests/landlock/unanchored.llspec" -- "$PROBE" stat /
 expect_rc "unenforceable deny runs when opted in" 0 "" \
 	"$LLRUN" -p "$ROOT/tests/landlock/unanchored.llspec" --allow-unenforceable -- "$PROBE" stat /
+
+# ---- seccomp ----
+U=("$LLRUN" -p "$ROOT/tests/landlock/unix-deny.llspec")
+got=$("${U[@]}" -- "$PROBE" socket_unix x 2>/dev/null)
+[ "$got" = EPERM ] && pass "socket(AF_UNIX) refused when the profile denies UNIX sockets" || fail "AF_UNIX block: $got"
+got=$("${L[@]}" -- "$PROBE" socket_unix x 2>/dev/null)
+[ "$got" = OK ] && pass "socket(AF_UNIX) allowed when the profile does not deny it" || fail "AF_UNIX allowed: $got"
+got=$("${L[@]}" -- "$PROBE" io_uring x 2>/dev/null)
+[ "$got" = EPERM ] && pass "io_uring_setup refused" || fail "io_uring_setup: $got"
+if [ "$(uname -m)" = x86_64 ]; then
+	rc=$( ("${L[@]}" -- "$PROBE" x32 x >/dev/null 2>&1; echo $?) 2>/dev/null)
+	[ $rc = 159 ] && pass "x32 system call kills the process (SIGSYS)" || fail "x32 call: exit $rc"
+fi
 
 # ---- ABI emulation (test clamp): truncation hole below ABI 3 ----
 kabi=$("$LLRUN" --doctor | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')

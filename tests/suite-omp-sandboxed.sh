@@ -229,6 +229,17 @@ if [ -f "$rec" ] && ! sed -n '/^profile:$/,$p' "$rec" | grep -qF "$H"; then pass
 rm -f "$rec"
 run SB_TEST_PLATFORM=macos OMP_SANDBOX=seatbelt -- x
 if [ $rc = 78 ] && contains "$err" "already inside a sandbox"; then pass "macOS: an already-sandboxed parent refused in plain words (78)"; else fail "macOS nested (rc=$rc): $err"; fi
+
+# ---- fail closed (test build: a Landlock step made to fail) ----
+run SB_TEST_LL_FAIL=restrict -- --exit=0
+if [ $rc = 78 ] && ! has "$out" "argv[0]=$T/bin/omp" && contains "$err" "error"; then
+	pass "Landlock restrict failing: refused (78), the command never runs"
+else fail "fail closed (rc=$rc): $out $err"; fi
+run SB_TEST_LL_FAIL=restrict -- --self-test
+nfailed=$(grep -c '^FAIL' <<<"$out")
+if [ $rc = 1 ] && ! grep -q '^PASS: .*denied' <<<"$out" && grep -q 'the sandbox did not start' <<<"$out"; then
+	pass "self-test with a sandbox that does not start: no deny check passes ($nfailed FAIL)"
+else fail "self-test vacuity (rc=$rc): $(grep '^PASS' <<<"$out")"; fi
 BIN=$OS
 
 # ---- self-test and the real omp ----
@@ -239,6 +250,23 @@ if ompdir=$("$root/tests/lib/install-omp.sh" 2>"$T/install.err"); then
 	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$ompdir:/usr/bin:/bin" HOME=$H "$OS" --self-test 2>"$T/err")
 	rc=$?
 	if [ $rc = 0 ] && ! grep -q '^FAIL' <<<"$out"; then pass "omp-sandboxed --self-test passes ($(grep -c '^PASS' <<<"$out") checks)"; else fail "self-test (rc=$rc): $(grep -v '^PASS' <<<"$out") $(cat "$T/err")"; fi
+	# D12: omp (and bun) installed under the home, as npm -g / bun install -g do.
+	# A bind mount of the install stands in for a copy (749 MB).
+	mkdir -p "$H/.npm-global"
+	if mount --bind "$(dirname "$(dirname "$ompdir")")" "$H/.npm-global" 2>/dev/null; then
+		hp="$H/.npm-global/node_modules/.bin:/usr/bin:/bin"
+		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H "$OS" --version 2>"$T/err")
+		rc=$?
+		if [ $rc = 78 ] && grep -q "OMP_SANDBOX_EXTRA_READ=$H/.npm-global" "$T/err"; then
+			pass "real omp installed under the home: refused before launch, naming OMP_SANDBOX_EXTRA_READ=~/.npm-global"
+		else fail "omp under the home (rc=$rc): $(cat "$T/err")"; fi
+		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H OMP_SANDBOX_EXTRA_READ="$H/.npm-global" "$OS" --version 2>"$T/err")
+		rc=$?
+		if [ $rc = 0 ] && grep -q '^omp/[0-9]' <<<"$out"; then pass "... and runs with it: $out"; else fail "omp under the home with EXTRA_READ (rc=$rc): $out $(cat "$T/err")"; fi
+		umount "$H/.npm-global"
+	else
+		skip "bind mount of the omp install into the home"
+	fi
 	# the same, unprivileged (Landlock needs no privilege; no_new_privs path)
 	mkdir -p /home/nobody/proj && chown 65534:65534 /home/nobody/proj
 	out=$(cd /home/nobody/proj && /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \

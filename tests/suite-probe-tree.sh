@@ -27,6 +27,7 @@ mount -t tmpfs -o mode=0755 tmpfs /home || exit 1
 mount -t tmpfs -o mode=0755 tmpfs /mnt || exit 1
 H=/home/alice
 fixture() {
+	mountpoint -q /mnt/alias && umount /mnt/alias
 	rm -rf /home/* /mnt/*
 	mkdir -p $H/.ssh/pub $H/.aws $H/.omp/sub $H/proj/{bin,locked,noexec,keep,nocreate,secret,secretary,sub/deep,.git/hooks} /home/bob
 	for f in .ssh/id_rsa .ssh/pub/key.pub .aws/credentials notes.txt .gitconfig .omp/state \
@@ -40,6 +41,9 @@ fixture() {
 	echo bob > /home/bob/file
 	echo ro > /mnt/ro.txt
 	ln $H/.ssh/id_rsa /home/keylink
+	if [ "$1" = alias ]; then
+		mkdir /mnt/alias && mount --bind $H /mnt/alias   # a bind-mount alias of $HOME
+	fi
 }
 fails=0
 # the shipped examples, compiled by sbc (network denies are not enforceable on
@@ -53,10 +57,11 @@ for x in examples/*.sbx; do
 	fi
 done
 for spec in tests/landlock/tree/*.llspec "$EX"/*.sb; do
+for variant in plain alias; do
 	[ -e "$spec" ] || continue
 	opt=()
 	case $spec in *.sb) opt=(--allow-unenforceable) ;; esac
-	fixture
+	fixture $variant
 	out=$("$PT" "${opt[@]}" -p "$spec" -D HOME=$H -D WORKSPACE=$H/proj -D TMPDIR=/private/tmp -D PROBEDIR="$ROOT/$B/test-bin" \
 		--probe "$PROBE" --mutable /home --walk /home --walk /mnt \
 		--path / --path /etc --path /etc/passwd --path /etc/hostname --path /usr \
@@ -66,11 +71,13 @@ for spec in tests/landlock/tree/*.llspec "$EX"/*.sb; do
 	rc=$?
 	grep -E '^(VIOLATION|stricter|summary|probe_tree)' <<<"$out" | sed 's/^/  /'
 	if [ $rc = 0 ]; then
-		echo "PASS: $(basename "$spec"): no access allowed that decide() denies"
+		echo "PASS: $(basename "$spec") [$variant]: no access allowed that decide() denies"
 	else
-		echo "FAIL: $(basename "$spec"): rc $rc"
+		echo "FAIL: $(basename "$spec") [$variant]: rc $rc"
 		grep -v -E '^(VIOLATION|stricter|summary)' <<<"$out" | head -5
 		fails=$((fails + 1))
 	fi
 done
+done
+mountpoint -q /mnt/alias && umount /mnt/alias
 [ $fails -eq 0 ]

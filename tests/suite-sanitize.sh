@@ -15,10 +15,15 @@ if [ "${SBX_SKIP_SANITIZE:-}" = 1 ]; then
 	echo "SKIP: SBX_SKIP_SANITIZE=1"
 	exit 77
 fi
-if ! echo 'int main(void){return 0;}' | ${CC:-cc} -fsanitize=address,undefined -x c -o /dev/null - 2>/dev/null; then
+# Probe into a private file: `cc -o /dev/null` run as root makes the linker
+# unlink /dev/null and leave a regular file in its place.
+probe_dir=$(mktemp -d)
+if ! echo 'int main(void){return 0;}' | ${CC:-cc} -fsanitize=address,undefined -x c -o "$probe_dir/a.out" - 2>/dev/null; then
+	rm -rf "$probe_dir"
 	echo "SKIP: the compiler cannot build with -fsanitize=address,undefined"
 	exit 77
 fi
+rm -rf "$probe_dir"
 export SBX_IN_SANITIZE=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

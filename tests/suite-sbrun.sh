@@ -84,17 +84,31 @@ run -- "$T/bad.sb" /bin/true
 ok "malformed profile: 78, nothing run" eval '[ $rc = 78 ] && contains "$err" "bad.sb:"'
 
 # ---- print-profile / plan / doctor ----
-run OMP_SANDBOX_EXTRA_READ="$H/notes" -- --print-profile "$T/omp.sb"
-ok "--print-profile: -D list with indexed extras, then the exact text" eval \
+run OMP_SANDBOX_EXTRA_READ="$H/notes" -- --print-launch "$T/omp.sb"
+ok "--print-launch: -D list with indexed extras, then the exact path-free text" eval \
 	'[ $rc = 0 ] && has "$out" ";;   -D HOME=$H" && has "$out" ";;   -D EXTRA_READ_1=$H/notes" && contains "$out" "(param \"EXTRA_READ_1\")" && has "$out" "(version 1)"'
+run OMP_SANDBOX_EXTRA_READ="$H/notes" -- --print-profile "$T/omp.sb"
+ok "--print-profile: params bound, self-contained" eval \
+	'[ $rc = 0 ] && contains "$out" "(subpath \"$H/notes\")" && contains "$out" "(deny file-read* (subpath \"$H\"))" && ! contains "$out" "(param"'
+run -- --print-launch "$T/cache.sb"
+ok "--print-launch: an unbound param is refused naming -D" eval '[ $rc = 78 ] && contains "$err" "-D CACHE=VALUE"'
 run -- --print-profile "$T/cache.sb"
-ok "--print-profile: an unbound param is refused naming -D" eval '[ $rc = 78 ] && contains "$err" "-D CACHE=VALUE"'
-run -- -D CACHE=/srv/cache --print-profile "$T/cache.sb"
+ok "--print-profile: an unbound param is refused" eval '[ $rc = 78 ] && contains "$err" "CACHE"'
+run -- -D CACHE=/srv/cache --print-launch "$T/cache.sb"
 ok "-D NAME=VALUE binds a profile param" eval '[ $rc = 0 ] && has "$out" ";;   -D CACHE=/srv/cache"'
 run -- --plan "$T/omp.sb"
 ok "--plan shows the Landlock plan" eval '[ $rc = 0 ] && [ -n "$out" ]'
 run -- --doctor
 ok "--doctor reports the Landlock ABI" eval '[ $rc = 0 ] && contains "$out" "ABI"'
+
+run -- --require-abi 999 "$T/omp.sb" /bin/true
+ok "--require-abi above the kernel's ABI: refused (78)" eval '[ $rc = 78 ] && contains "$err" "below the minimum 999"'
+run -- --require-abi x "$T/omp.sb" /bin/true
+ok "--require-abi without a number: usage error 2" eval '[ $rc = 2 ]'
+run -- --allow-unenforceable --allow-shm --debug-denials "$T/omp.sb" /bin/true
+ok "--allow-unenforceable, --allow-shm, --debug-denials accepted" eval '[ $rc = 0 ]'
+run -- "$T/omp.sb" /bin/cat /etc/passwd
+ok "/etc/passwd readable in the sandbox (the throwaway passwd is no alias of /home)" eval '[ $rc = 0 ] && contains "$out" "root:"'
 
 # ---- launch and statuses ----
 run -- "$T/omp.sb" /bin/true

@@ -13,3 +13,7 @@ inside() {
 	deny cat "/proc/$PPID/cwd/.aws/credentials"
 	deny cat "/proc/$PPID/cwd/notes.txt"
 }
+verify() {
+	# not vacuous: the outside process really sits in $HOME
+	[ "$(readlink "/proc/$OUT_PID/cwd")" = "$H" ]
+}

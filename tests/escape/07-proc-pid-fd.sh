@@ -9,3 +9,7 @@ inside() {
 	deny cat "/proc/$OUT_PID/fd/4/notes.txt"
 	deny "$PROBE" read "/proc/$OUT_PID/fd/4/.aws/credentials"
 }
+verify() {
+	# not vacuous: the outside process really holds the key and $HOME
+	[ "$(readlink "/proc/$OUT_PID/fd/3")" = "$H/.ssh/id_rsa" ] && [ "$(readlink "/proc/$OUT_PID/fd/4")" = "$H" ]
+}

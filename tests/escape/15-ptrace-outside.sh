@@ -8,3 +8,6 @@ inside() {
 	deny "$PROBE" ptrace "$PPID"
 	deny cat "/proc/$OUT_PID/mem"
 }
+verify() {
+	kill -0 "$OUT_PID" && ! grep -q '^TracerPid:[[:space:]]*[1-9]' "/proc/$OUT_PID/status"
+}

@@ -4,7 +4,8 @@
  *   probe --batch             reads "OP PATH" lines on stdin, prints
  *                             "OP PATH RESULT" lines (for probe_tree)
  * OP: read write create mkdir list stat exec truncate unlink rename mknod
- *     tiocsti fdread(PATH = fd number) environ(PATH = pid)
+ *     tiocsti fdread(PATH = fd number) environ(PATH = pid) socket_unix
+ *     io_uring x32 (PATH ignored)
  * Non-destructive where possible: write opens without truncating, create
  * removes what it made.  */
 #include <dirent.h>
@@ -16,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -169,6 +171,18 @@ static int probe(const char *op, const char *path, const char *path2)
 		close(fd);
 		return 0;
 	}
+	if (!strcmp(op, "io_uring")) {
+		long params[30] = { 0 };   /* struct io_uring_params, zeroed */
+		int r = (int)syscall(425 /* io_uring_setup */, 1, params);
+		if (r < 0)
+			return errno;
+		close(r);
+		return 0;
+	}
+#ifdef __x86_64__
+	if (!strcmp(op, "x32"))    /* getpid through the x32 ABI: killed by seccomp */
+		return syscall(0x40000000 | 39) < 0 ? errno : 0;
+#endif
 	fprintf(stderr, "probe: unknown op %s\n", op);
 	return EINVAL;
 }

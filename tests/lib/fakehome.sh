@@ -32,13 +32,18 @@ fi
 /bin/mount -t tmpfs -o mode=0755 sbx-fakehome /home
 /bin/mkdir -m 0700 /home/tester /home/nobody
 /bin/chown 65534:65534 /home/nobody
-# Root's and nobody's home entries point into the tmpfs.
+# Root's and nobody's home entries point into the tmpfs.  The copy lives
+# outside /home (else the Landlock planner rightly treats /etc/passwd as a
+# bind-mount alias of the denied home) and is unlinked at once: the bind
+# mount keeps it alive, inside this namespace only.
+pw=$(/usr/bin/mktemp /tmp/sbx-fakehome-passwd.XXXXXX)
 /usr/bin/awk -F: 'BEGIN { OFS = ":" }
 	$3 == 0 { $6 = "/home/tester" }
 	$3 == 65534 { $6 = "/home/nobody" }
-	{ print }' /etc/passwd > /home/.passwd
-/bin/chmod 0644 /home/.passwd
-/bin/mount --bind /home/.passwd /etc/passwd
+	{ print }' /etc/passwd > "$pw"
+/bin/chmod 0644 "$pw"
+/bin/mount --bind "$pw" /etc/passwd
+/bin/rm -f "$pw"
 
 if [ "$as_nobody" = 1 ]; then
 	cd /home/nobody

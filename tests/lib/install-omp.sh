@@ -27,8 +27,9 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 mkdir -p "$dist"
 echo "install-omp: installing @oh-my-pi/pi-coding-agent@$OMP_VERSION and bun into $dist (about 40 s)" >&2
-if ! npm install --prefix "$dist" --no-audit --no-fund --loglevel=error \
-	bun "@oh-my-pi/pi-coding-agent@$OMP_VERSION" >&2; then
+# The npm cache goes into the git-ignored folder too: never into the home.
+if ! npm install --prefix "$dist" --cache "$dist/.npm-cache" --no-audit --no-fund \
+	--no-update-notifier --loglevel=error bun "@oh-my-pi/pi-coding-agent@$OMP_VERSION" >&2; then
 	echo "install-omp: npm install failed" >&2
 	exit 77
 fi

@@ -14,11 +14,18 @@
 
 /* A parse with its diagnostics sink.  The sink owns the interned file names
  * the policy points at, so free the policy first (fe_done does).  */
+/* open_memstream() keeps pointers to where it stores the buffer; they
+ * live on the heap because fe_run is returned by value.  */
+typedef struct {
+	char *data;
+	size_t len;
+} fe_buf;
+
 typedef struct {
 	sb_diag *d;
 	FILE *f;
-	char *diag;       /* captured diagnostics text */
-	size_t diaglen;
+	fe_buf *buf;
+	char *diag;       /* captured diagnostics text, as of the last fe_diag() */
 	sbx_policy *pol;
 	sb_profile *prof;
 	char *text;       /* emitted SBPL */
@@ -28,7 +35,8 @@ typedef struct {
 static inline void fe_open(fe_run *r)
 {
 	memset(r, 0, sizeof *r);
-	r->f = open_memstream(&r->diag, &r->diaglen);
+	r->buf = calloc(1, sizeof *r->buf);
+	r->f = open_memstream(&r->buf->data, &r->buf->len);
 	r->d = sb_diag_new(r->f, SB_FMT_TEXT);
 }
 
@@ -36,6 +44,7 @@ static inline void fe_open(fe_run *r)
 static inline const char *fe_diag(fe_run *r)
 {
 	fflush(r->f);
+	r->diag = r->buf->data;
 	return r->diag ? r->diag : "";
 }
 
@@ -79,7 +88,8 @@ static inline void fe_done(fe_run *r)
 	free(r->text);
 	sb_diag_free(r->d);
 	fclose(r->f);
-	free(r->diag);
+	free(r->buf->data);
+	free(r->buf);
 	memset(r, 0, sizeof *r);
 }
 

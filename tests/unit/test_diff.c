@@ -179,6 +179,20 @@ Test(diff, explain_exit_statuses)
 	cr_expect(eq(int, explain(base, "read", "/x", "--format=json"), 0));
 }
 
+/* sbrun --print-profile's "-D NAME=VALUE" header comments bind params;
+ * the command line wins; an indexed ancestor param binds by its name.  */
+Test(diff, explain_uses_printed_defines)
+{
+	const char *printed = ";; sandbox-exec parameters (-D NAME=VALUE):\n"
+			      ";;   -D HOME=/home/a b \n;;   -D HOME..WORKSPACE_1=/home/a b /src\n"
+			      "(version 1)(allow default)(deny file-read* (subpath (param \"HOME\")))"
+			      "(allow file-read-metadata (literal (param \"HOME..WORKSPACE_1\")))";
+	cr_expect(eq(int, explain(printed, "read", "/home/a b /x", NULL), 1));
+	cr_expect(eq(int, explain(printed, "read", "/home/a b/x", NULL), 0));
+	cr_expect(eq(int, explain(printed, "stat", "/home/a b /src", NULL), 0));
+	cr_expect(eq(int, explain(printed, "read", "/home/a b /x", "-DHOME=/elsewhere"), 0));
+}
+
 static bool has_probe(const sb_probes *ps, const char *p)
 {
 	for (size_t i = 0; i < ps->n; i++)

@@ -4,6 +4,8 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,4 +415,31 @@ Test(emit, omp_example_matches_the_seed_profile)
 	free(fo);
 	fe_done(&r);
 	sb_bindings_clear(&defs);
+}
+
+/* -o on a device or FIFO writes through it: renaming a temporary file over
+ * it would replace the node (as root, /dev/null itself).  */
+Test(emit, write_through_fifo_keeps_the_node)
+{
+	char dir[] = "/tmp/sbemit.XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char fifo[PATH_MAX];
+	snprintf(fifo, sizeof fifo, "%s/out", dir);
+	cr_assert(eq(int, mkfifo(fifo, 0600), 0));
+	/* a reader, so the writer's open does not block */
+	int rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	cr_assert(ge(int, rfd, 0));
+	cr_assert(eq(int, sb_write_atomic(fifo, "(version 1)\n", 12), 0));
+	char buf[32] = { 0 };
+	ssize_t got = read(rfd, buf, sizeof buf - 1);
+	cr_assert(eq(int, (int)got, 12));
+	cr_assert(eq(str, buf, "(version 1)\n"));
+	close(rfd);
+	struct stat st;
+	cr_assert(eq(int, lstat(fifo, &st), 0));
+	bool still_fifo = S_ISFIFO(st.st_mode);
+	cr_assert(still_fifo, "the FIFO is still a FIFO");
+	cr_assert(eq(int, sb_write_atomic(dir, "x", 1), -1), "a directory is an error");
+	unlink(fifo);
+	rmdir(dir);
 }

@@ -195,15 +195,21 @@ Test(launch, command_under_denied_home_refused)
 			    .env = child_env, .cmd = "/Users/a/.bun/bin/omp" };
 	sb_launch l;
 	cr_assert(eq(int, sb_launch_compute(&in, &l, d), 0));
-	cr_assert(eq(int, sb_launch_check_readable(l.bound, "the command", "/Users/a/.bun/bin/omp", d),
+	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "the command", "/Users/a/.bun/bin/omp", d),
 		     78));
 	fflush(capf);
-	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.bun/bin"), NULL)),
+	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.bun)"), NULL)),
 		  "%s", captext);
-	cr_assert(eq(int, sb_launch_check_readable(l.bound, "the command", "/opt/homebrew/bin/omp", d),
+	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "the command", "/opt/homebrew/bin/omp", d),
 		     0));
-	cr_assert(eq(int, sb_launch_check_readable(l.bound, "its interpreter",
+	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "its interpreter",
 						   "/Users/a/.config/omp/bun", d), 0));
+	/* an install dir right below a sensitive location: its own directory */
+	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "the command",
+						   "/Users/a/.ssh/bin/tool", d), 78));
+	fflush(capf);
+	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.ssh/bin)"), NULL)),
+		  "%s", captext);
 	sb_launch_free(&l);
 }
 

@@ -199,3 +199,25 @@ Test(ll_plan, literal_file_grant_in_deny_default, .init = setup, .fini = teardow
 	sb_profile_free(p);
 	sb_diag_free(d);
 }
+
+Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
+{
+	sb_profile *p = home_profile();
+	sb_loc loc = { .file = "t.sb", .line = 99 };
+	sb_profile_add_unmodelled(p, "(if (param \"X\") (deny file-read*))", "conditional", loc);
+	FILE *sink = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
+	sb_linux_opts o = { 0 };
+	sb_ll_plan *plan = NULL;
+	/* network cannot be decided either: refused unless opted in */
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
+	sb_ll_plan_free(plan);
+	o.allow_unenforceable = true;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(eq(sz, sb_ll_plan_rule_count(plan), 0));
+	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "treated as deny"));
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(sink);
+}

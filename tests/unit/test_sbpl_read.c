@@ -287,6 +287,24 @@ Test(sbpl_read, conditionals_keep_their_rules)
 	sb_profile_free(p);
 }
 
+Test(sbpl_read, prelude_macros_and_expansion)
+{
+	sb_profile *p = rd_ok("(version 1)(allow file-read-metadata (path-ancestors \"/a/b/c\"))"
+			      "(allow file-read-metadata (path-ancestors (param \"P\")))");
+	expect_rule(p, 0, "(allow file-read-metadata (require-any (literal \"/\") (literal \"/a\") (literal \"/a/b\")))");
+	cr_expect(eq(int, p->rules[1]->filters[0]->kind, SB_F_OPAQUE));
+	sb_profile_free(p);
+	expect_warning("(version 1)(allow file-read* (subpath \"${HOME}/Library\"))", "${...} expansion is not modelled");
+}
+
+Test(sbpl_read, header_keeps_trailing_blanks)
+{
+	sb_profile *p = rd_ok(";;   -D HOME=/home/a b \n(version 1)");
+	cr_assert(eq(sz, p->nheader, 1));
+	cr_expect(eq(str, p->header[0], "-D HOME=/home/a b "));
+	sb_profile_free(p);
+}
+
 Test(sbpl_read, non_path_filters_are_opaque)
 {
 	sb_profile *p = rd_ok("(version 1)(allow mach-lookup (global-name \"com.apple.x\"))"
