@@ -33,16 +33,18 @@ typedef struct change {
 
 typedef struct changes {
 	change *v;
-	size_t n;
+	size_t n, cap;
 } changes;
 
 static void add_change(changes *c, change ch)
 {
-	change *v = realloc(c->v, (c->n + 1) * sizeof *v);
-	if (!v)
-		abort();
-	c->v = v;
-	v[c->n++] = ch;
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->v = realloc(c->v, c->cap * sizeof *c->v);
+		if (!c->v)
+			abort();
+	}
+	c->v[c->n++] = ch;
 }
 
 static bool is_widening(sb_decision_kind old, sb_decision_kind new_)
@@ -462,13 +464,15 @@ int sb_cmd_diff(int argc, char **argv)
 			vnodes[nvnodes++] = 1u << bit;
 	}
 	bool widen = false, narrow = false;
+	/* every probe asks each profile ~40 questions: index the rules once */
+	sb_eval_index *ia = sb_eval_index_new(ba), *ib = sb_eval_index_new(bb);
 	for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++)
 		for (size_t i = 0; i < probes.n; i++) {
 			/* With vnode filters, a probe changes when any type changes;
 			 * the first changing type is reported. */
 			for (size_t v = 0; v < nvnodes; v++) {
-				sb_decision da = sb_decide(ba, (sb_op)op, probes.paths[i], vnodes[v]);
-				sb_decision db = sb_decide(bb, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision da = sb_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision db = sb_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
 				if (da.kind == db.kind)
 					continue;
 				add_change(&ch, (change){ (sb_op)op, i, da.kind, db.kind, da.rule, db.rule });
@@ -479,6 +483,8 @@ int sb_cmd_diff(int argc, char **argv)
 				break;
 			}
 		}
+	sb_eval_index_free(ia);
+	sb_eval_index_free(ib);
 
 	diff_ctx x = { &probes, &ch, o.json, true, stdout };
 	if (o.json)
