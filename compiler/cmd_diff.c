@@ -47,6 +47,15 @@ static void add_change(changes *c, change ch)
 	c->v[c->n++] = ch;
 }
 
+/* Operation, then probe: the order changes are reported in.  */
+static int change_cmp(const void *a, const void *b)
+{
+	const change *x = a, *y = b;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->path < y->path ? -1 : x->path > y->path;
+}
+
 static bool is_widening(sb_decision_kind old, sb_decision_kind new_)
 {
 	return (new_ == SB_DEC_ALLOW && old != SB_DEC_ALLOW) || (old == SB_DEC_DENY && new_ == SB_DEC_UNKNOWN);
@@ -464,10 +473,11 @@ int sb_cmd_diff(int argc, char **argv)
 			vnodes[nvnodes++] = 1u << bit;
 	}
 	bool widen = false, narrow = false;
-	/* every probe asks each profile ~40 questions: index the rules once */
+	/* every probe asks each profile ~40 questions: index the rules once,
+	 * ask per probe, and sort the changes into (operation, probe) order */
 	sb_eval_index *ia = sb_eval_index_new(ba), *ib = sb_eval_index_new(bb);
-	for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++)
-		for (size_t i = 0; i < probes.n; i++) {
+	for (size_t i = 0; i < probes.n; i++)
+		for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++) {
 			/* With vnode filters, a probe changes when any type changes;
 			 * the first changing type is reported. */
 			for (size_t v = 0; v < nvnodes; v++) {
@@ -483,6 +493,7 @@ int sb_cmd_diff(int argc, char **argv)
 				break;
 			}
 		}
+	qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
 	sb_eval_index_free(ia);
 	sb_eval_index_free(ib);
 

@@ -442,7 +442,9 @@ struct sb_eval_index {
 	sb_strmap *subpath;    /* string -> ilist of rules with (subpath s) */
 	sb_strmap *prefix;     /* string -> ilist of rules with (prefix s) */
 	size_t nprefix;
-	sb_strmap *seen;       /* path -> ilist of its candidates (cache) */
+	char *last;            /* the last path asked about ... */
+	size_t lastcap;
+	ilist cands;           /* ... and its candidates */
 	ilist scratch;
 };
 
@@ -507,7 +509,6 @@ sb_eval_index *sb_eval_index_new(const sb_profile *p)
 	ix->literal = sb_strmap_new();
 	ix->subpath = sb_strmap_new();
 	ix->prefix = sb_strmap_new();
-	ix->seen = sb_strmap_new();
 	for (size_t i = 0; i < p->nrules; i++) {
 		const sb_rule *r = p->rules[i];
 		bool always = r->nfilters == 0;
@@ -533,13 +534,15 @@ void sb_eval_index_free(sb_eval_index *ix)
 {
 	if (!ix)
 		return;
-	sb_strmap *maps[] = { ix->literal, ix->subpath, ix->prefix, ix->seen };
+	sb_strmap *maps[] = { ix->literal, ix->subpath, ix->prefix };
 	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
 		sb_strmap_each(maps[i], ilist_free);
 		sb_strmap_free(maps[i]);
 	}
 	free(ix->always.v);
 	free(ix->scratch.v);
+	free(ix->cands.v);
+	free(ix->last);
 	free(ix);
 }
 
@@ -556,11 +559,12 @@ static int cmp_index(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The candidates for path q, in profile order, computed once per path.  */
+/* The candidates for path q, in profile order; kept for the next question
+ * (callers ask about one path for many operations in a row).  */
 static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 {
-	void **slot = sb_strmap_slot(ix->seen, q, qlen, false);
-	if (!slot) {
+	static const size_t none[1];
+	if (!ix->last || strcmp(ix->last, q) != 0) {
 		ilist *l = &ix->scratch;
 		l->n = 0;
 		for (size_t i = 0; i < ix->always.n; i++)
@@ -573,18 +577,19 @@ static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 		for (size_t i = 0; ix->nprefix && i <= qlen; i++)
 			gather(l, ix->prefix, q, i);
 		qsort(l->v, l->n, sizeof *l->v, cmp_index);
-		ilist *keep = calloc(1, sizeof *keep);
-		if (!keep)
-			abort();
+		ix->cands.n = 0;
 		for (size_t i = 0; i < l->n; i++)
 			if (i == 0 || l->v[i] != l->v[i - 1])
-				ilist_push(keep, l->v[i]);
-		slot = sb_strmap_slot(ix->seen, q, qlen, true);
-		*slot = keep;
+				ilist_push(&ix->cands, l->v[i]);
+		if (qlen + 1 > ix->lastcap) {
+			ix->lastcap = qlen + 1;
+			ix->last = realloc(ix->last, ix->lastcap);
+			if (!ix->last)
+				abort();
+		}
+		memcpy(ix->last, q, qlen + 1);
 	}
-	static const size_t none[1];
-	const ilist *l = *slot;
-	cands c = { l->v ? l->v : none, l->n };
+	cands c = { ix->cands.v ? ix->cands.v : none, ix->cands.n };
 	return c;
 }
 
