@@ -334,7 +334,7 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	size_t *first_same;
 	bool *later_same;
 	sbx_rule_twins(p, &first_same, &later_same);
-	rules R = {r, nr, rix, sbx_tindex_new(p, &pp), later_same};
+	rules R = {r, nr, rix, sbx_tindex_new(p, &pp, true), later_same};
 	exception_order(&R, d);
 	specificity(&R, d);
 	dead_rules(&R, d);

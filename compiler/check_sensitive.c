@@ -339,7 +339,7 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		add_own(&c, f);
 	}
 	sbx_places_init(&c.pl, p, defs);
-	c.ix = sbx_tindex_new(p, &c.pl);
+	c.ix = sbx_tindex_new(p, &c.pl, false);
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];

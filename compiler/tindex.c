@@ -22,14 +22,24 @@ struct sbx_tlist {
 typedef struct sbx_tlist tlist;
 
 /* One normalised path of one domain.  */
-typedef struct {
+typedef struct tnode {
+	struct tnode *parent;   /* NULL for a domain's root */
 	tlist sub;     /* subtree places naming this path */
 	tlist exact;   /* `exactly` places naming this path */
 	tlist below;   /* places strictly below this path */
 } tnode;
 
+/* Nodes are allocated in blocks, freed together.  */
+typedef struct nblock {
+	struct nblock *next;
+	size_t used;
+	tnode v[256];
+} nblock;
+
 struct sbx_tindex {
 	sb_strmap *nodes;   /* domain NUL path -> tnode */
+	nblock *blocks;
+	bool with_below;
 	tlist any;          /* unfiltered rules */
 	tlist nonlist;      /* rules with a place that is not a list */
 	const tnode *abs_root;
@@ -81,17 +91,40 @@ static char *node_key(const sbx_place *pl, size_t *full, size_t *base)
 	return k;
 }
 
-static tnode *node_at(const sbx_tindex *ix, const char *key, size_t len, bool create)
+static tnode *node_new(sbx_tindex *ix)
 {
-	void **v = sb_strmap_slot(ix->nodes, key, len, create);
-	if (!v)
-		return NULL;
-	if (!*v) {
-		*v = calloc(1, sizeof(tnode));
-		if (!*v)
+	if (!ix->blocks || ix->blocks->used == sizeof ix->blocks->v / sizeof *ix->blocks->v) {
+		nblock *b = calloc(1, sizeof *b);
+		if (!b)
 			abort();
+		b->next = ix->blocks;
+		ix->blocks = b;
 	}
-	return *v;
+	return &ix->blocks->v[ix->blocks->used++];
+}
+
+static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
+{
+	void **v = sb_strmap_slot(ix->nodes, key, len, false);
+	return v ? *v : NULL;
+}
+
+/* The node of key[0..len), created with its ancestors (the path part
+ * starts at `base`).  */
+static tnode *node_make(sbx_tindex *ix, const char *key, size_t len, size_t base)
+{
+	void **v = sb_strmap_slot(ix->nodes, key, len, true);
+	if (*v)
+		return *v;
+	tnode *n = node_new(ix);
+	*v = n;
+	if (len > base) {
+		size_t up = len;
+		while (up > base && key[up - 1] != '/')
+			up--;
+		n->parent = node_make(ix, key, up > base ? up - 1 : base, base);
+	}
+	return n;
 }
 
 static bool comparable_kind(const sbx_place *pl)
@@ -110,42 +143,43 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 	}
 	size_t full, base;
 	char *key = node_key(pl, &full, &base);
-	for (size_t i = base; i < full; i++)
-		if (i == base || key[i] == '/')
-			push(&node_at(ix, key, i, true)->below, k, s);
-	tnode *n = node_at(ix, key, full, true);
+	tnode *n = node_make(ix, key, full, base);
 	push(pl->exact ? &n->exact : &n->sub, k, s);
+	if (ix->with_below)
+		for (tnode *a = n->parent; a; a = a->parent)
+			push(&a->below, k, s);
 	free(key);
 }
 
-sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp)
+sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
 {
 	sbx_tindex *ix = calloc(1, sizeof *ix);
 	if (!ix)
 		abort();
 	ix->nodes = sb_strmap_new();
+	ix->with_below = below;
 	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
 		for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
 			add_place(ix, k, &p->stmts[k], &pp->of[k][t]);
 	char root[2] = {'A', '\0'};
-	ix->abs_root = node_at(ix, root, 2, false);
+	ix->abs_root = node_find(ix, root, 2);
 	return ix;
-}
-
-static void free_node(void *v)
-{
-	tnode *n = v;
-	free(n->sub.v);
-	free(n->exact.v);
-	free(n->below.v);
-	free(n);
 }
 
 void sbx_tindex_free(sbx_tindex *ix)
 {
 	if (!ix)
 		return;
-	sb_strmap_each(ix->nodes, free_node);
+	while (ix->blocks) {
+		nblock *b = ix->blocks;
+		for (size_t i = 0; i < b->used; i++) {
+			free(b->v[i].sub.v);
+			free(b->v[i].exact.v);
+			free(b->v[i].below.v);
+		}
+		ix->blocks = b->next;
+		free(b);
+	}
 	sb_strmap_free(ix->nodes);
 	free(ix->any.v);
 	free(ix->nonlist.v);
@@ -189,18 +223,21 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 	for (size_t i = base; i < full; i++) {
 		if (i != base && key[i] != '/')
 			continue;
-		const tnode *n = node_at(ix, key, i, false);
+		const tnode *n = node_find(ix, key, i);
 		if (n && n != ix->abs_root)
 			want(q, &n->sub);
 	}
-	const tnode *n = node_at(ix, key, full, false);
+	const tnode *n = node_find(ix, key, full);
 	if (n) {
 		if (own_sub && n != ix->abs_root)
 			want(q, &n->sub);
 		if (own_exact)
 			want(q, &n->exact);
-		if (desc)
+		if (desc) {
+			if (!ix->with_below)
+				abort();   /* built without: a caller's mistake */
 			want(q, &n->below);
+		}
 	}
 	free(key);
 }
@@ -291,28 +328,37 @@ size_t sbx_tquery_next(const sbx_tquery *q, size_t lo)
 
 char *sbx_target_key(const sbx_target *t, size_t *len)
 {
-	sbx_place pl = {.kind = SBX_PLACE_ABS, .path = t->rel ? t->rel : ""};
-	size_t full, base;
-	char *path = node_key(&pl, &full, &base);
-	char *k = NULL;
-	int n;
-	if (t->name)
-		n = asprintf(&k, "%d.%d.+%zu:%s.", (int)t->base, t->exact ? 1 : 0, strlen(t->name),
-			     t->name);
-	else
-		n = asprintf(&k, "%d.%d.-.", (int)t->base, t->exact ? 1 : 0);
-	if (n < 0)
+	/* base, exactness, name (with its length: "-" for none), then the
+	 * normalised suffix */
+	const char *rel = t->rel ? t->rel : "";
+	size_t nn = t->name ? strlen(t->name) : 0;
+	char *k = malloc(48 + nn + strlen(rel));
+	if (!k)
 		abort();
-	char *r = malloc((size_t)n + (full - base) + 1);
-	if (!r)
-		abort();
-	memcpy(r, k, (size_t)n);
-	memcpy(r + n, path + base, full - base);
-	r[(size_t)n + full - base] = '\0';
-	*len = (size_t)n + full - base;
-	free(k);
-	free(path);
-	return r;
+	int h = t->name ? sprintf(k, "%d.%d.+%zu:", (int)t->base, t->exact ? 1 : 0, nn)
+			: sprintf(k, "%d.%d.-", (int)t->base, t->exact ? 1 : 0);
+	size_t n = (size_t)h;
+	memcpy(k + n, t->name ? t->name : "", nn);
+	n += nn;
+	k[n++] = '.';
+	size_t start = n;
+	for (const char *p = rel; *p;) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t cn = (size_t)(p - c);
+		if (cn == 0 || (cn == 1 && c[0] == '.'))
+			continue;
+		if (n > start)
+			k[n++] = '/';
+		memcpy(k + n, c, cn);
+		n += cn;
+	}
+	k[n] = '\0';
+	*len = n;
+	return k;
 }
 
 typedef struct {
@@ -332,6 +378,18 @@ static int keyed_cmp(const void *a, const void *b)
  * length: equal exactly when sbx_rule_same.  */
 static char *rule_key(const sbx_stmt *s, size_t *len)
 {
+	if (s->ntargets == 1) {
+		size_t tn;
+		char *t = sbx_target_key(&s->targets[0], &tn);
+		char *k = malloc(tn + 96);
+		if (!k)
+			abort();
+		size_t n = (size_t)sprintf(k, "%d.%u.1|%zu:", (int)s->action, s->access, tn);
+		memcpy(k + n, t, tn);
+		free(t);
+		*len = n + tn;
+		return k;
+	}
 	keyed *t = calloc(s->ntargets ? s->ntargets : 1, sizeof *t);
 	if (!t)
 		abort();

@@ -17,8 +17,9 @@
 
 typedef struct sbx_tindex sbx_tindex;
 
-/* Index every place of `pp` (borrowed; must outlive the index).  */
-sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp);
+/* Index every place of `pp` (borrowed; must outlive the index); with
+ * `below`, also by every ancestor path, for sbx_tquery_overlapping.  */
+sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below);
 void sbx_tindex_free(sbx_tindex *ix);
 
 /* A set of candidate lists, restricted to rules of the actions in
