@@ -4,6 +4,8 @@
 #                   in a private mount namespace with a throwaway home
 #   make test       install deps (Debian, as root), build, run every suite
 #   make test-sanitize  the same suites under ASan+UBSan (build-san/)
+#   make fuzz       libFuzzer harnesses (clang, ASan+UBSan) into build-fuzz/, each run
+#                   FUZZ_SECONDS (default 60) from fuzz/corpus/NAME/
 #   make bench      the benchmark (bench/run.sh, writes docs/benchmarks.md);
 #                   make bench-quick: small sizes, few runs (as in CI)
 # Knobs: V=1 (echo commands), B=dir (build dir), SAN=1 (sanitizers).

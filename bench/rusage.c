@@ -1,7 +1,8 @@
 /* rusage.c - run one command and report its wall time and peak resident
  * set size (the /usr/bin/time -f %M figure, without needing that package).
  * Usage: rusage [-t SECONDS] PROGRAM [ARG...]   (PROGRAM is an absolute path)
- * Prints "wall_ms=<ms> maxrss_kb=<kB> status=<exit status>" on stdout, or
+ * Prints "wall_ms=<ms> maxrss_kb=<kB> ivcsw=<n> status=<exit status>" on
+ * stdout (ivcsw: involuntary context switches, i.e. preemptions), or
  * "... status=timeout" when -t was given and the child ran longer (it is
  * then killed).  The child's stdout goes to /dev/null, its stderr is kept.  */
 #include <errno.h>
@@ -70,10 +71,10 @@ int main(int argc, char **argv)
 	}
 	double t1 = now_ms();
 	if (timed_out) {
-		printf("wall_ms=%.3f maxrss_kb=%ld status=timeout\n", t1 - t0, ru.ru_maxrss);
+		printf("wall_ms=%.3f maxrss_kb=%ld ivcsw=%ld status=timeout\n", t1 - t0, ru.ru_maxrss, ru.ru_nivcsw);
 		return 0;
 	}
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	printf("wall_ms=%.3f maxrss_kb=%ld status=%d\n", t1 - t0, ru.ru_maxrss, code);
+	printf("wall_ms=%.3f maxrss_kb=%ld ivcsw=%ld status=%d\n", t1 - t0, ru.ru_maxrss, ru.ru_nivcsw, code);
 	return 0;
 }

@@ -337,6 +337,15 @@ static void print_changes(diff_ctx *x)
 	free(idx);
 }
 
+/* Has unmodelled forms other than inert ones (sbpl_read.h).  */
+static bool has_forms(const sb_profile *p)
+{
+	for (size_t i = 0; i < p->nunmodelled; i++)
+		if (strncmp(p->unmodelled[i].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)))
+			return true;
+	return false;
+}
+
 typedef struct diff_opts {
 	const char *old_file, *new_file;
 	bool json;
@@ -465,6 +474,14 @@ int sb_cmd_diff(int argc, char **argv)
 	sb_probes_add_bindings(&probes, &used);
 	sb_probes_finish(&probes);
 
+	/* Unmodelled forms (import, macro calls) make every decision unknown on
+	 * their side, which would hide every rule change: compare what the
+	 * modelled rules decide, and the forms themselves as text below.  */
+	sb_unmodelled *um_a = ba->unmodelled, *um_b = bb->unmodelled;
+	size_t num_a = ba->nunmodelled, num_b = bb->nunmodelled;
+	ba->unmodelled = bb->unmodelled = NULL;
+	ba->nunmodelled = bb->nunmodelled = 0;
+
 	unsigned vnodes[9] = { 0 };
 	size_t nvnodes = 1;
 	if (probes.vnode_masks) {
@@ -497,6 +514,11 @@ int sb_cmd_diff(int argc, char **argv)
 	sb_eval_index_free(ia);
 	sb_eval_index_free(ib);
 
+	ba->unmodelled = um_a;
+	ba->nunmodelled = num_a;
+	bb->unmodelled = um_b;
+	bb->nunmodelled = num_b;
+
 	diff_ctx x = { &probes, &ch, o.json, true, stdout };
 	if (o.json)
 		fputs("{\"changes\":[", stdout);
@@ -522,6 +544,9 @@ int sb_cmd_diff(int argc, char **argv)
 		}
 		fputs("}}\n", stdout);
 	} else if (rc != DX_SAME) {
+		if (has_forms(ba) || has_forms(bb))
+			printf("note: decisions compare the modelled rules only; forms sbc does not evaluate "
+			       "(import, macro calls, ...) are compared as text\n");
 		printf("summary: %s (%zu probes", widen ? "widening" : "narrowing only", probes.n);
 		for (size_t i = 0; i < samples.n; i++)
 			if (samples.v[i].nvalues == 1)

@@ -650,12 +650,27 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		}
 		return;
 	}
-	/* runtime: both bare roots with different params, e.g. HOME..WORKSPACE */
-	if (reg.param && t.param && !reg.suffix[0] && !t.suffix[0] && strcmp(reg.param, t.param) &&
-	    !strstr(t.param, "..")) {
+	/* runtime: a bare root and another param, e.g. HOME..WORKSPACE, which
+	 * the binder expands to the directories strictly between the two (none
+	 * when the second is not below the first).  For workspace/a/b the
+	 * workspace and workspace/a follow: they are inside the region exactly
+	 * when the workspace is, and stat on them is what realpath() needs. */
+	if (reg.param && t.param && !reg.suffix[0] && strcmp(reg.param, t.param) &&
+	    !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param))) {
 		char *name = xasprintf("%s..%s", reg.param, t.param);
 		add_unique_filter(ix, out, seen, sb_str_param(name), loc);
 		free(name);
+		if (t.suffix[0])
+			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
+		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
+			if (t.suffix[i] != '/')
+				continue;
+			char *prefix = strndup(t.suffix, i);
+			if (!prefix)
+				abort();
+			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
+			free(prefix);
+		}
 	}
 }
 
@@ -714,7 +729,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 			free(cut);
 			free(base);
 		}
-		if (t.param && !t.suffix[0] && !strstr(t.param, ".."))
+		if (t.param && !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param)))
 			for (size_t i = 0; i < c->ix.nparam_regions; i++)
 				if (strcmp(c->ix.param_regions[i].param, t.param))
 					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,

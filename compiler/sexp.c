@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,7 +301,14 @@ static bool parse_number(const char *s, int radix, long long *out)
 		double v = strtod(s, &end);
 		if (*end)
 			return false;
-		*out = (long long)v;
+		/* Clamp: converting an out-of-range double is undefined
+		 * (found by fuzz/fuzz_sbpl.c; tests/malformed/s26-*).  */
+		if (v >= 9.2e18)
+			*out = LLONG_MAX;
+		else if (v <= -9.2e18)
+			*out = LLONG_MIN;
+		else
+			*out = (long long)v;
 		return true;
 	}
 	long long v = strtoll(s, &end, radix);

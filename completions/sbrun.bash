@@ -30,7 +30,7 @@ _sbrun()
 			[ "$w" = -- ] || cmd_at=$i
 		fi
 		case $w in
-		--print-profile|--plan|--self-test) info=1 ;;
+		--print-profile|--print-launch|--plan|--self-test) info=1 ;;
 		esac
 	done
 	[ "$info" -eq 1 ] && [ "$profile_at" -ne 0 ] && return 0
@@ -43,10 +43,10 @@ _sbrun()
 	if [ "$profile_at" -eq 0 ]; then
 		case $cur in
 		-*)
-			_sbrun_add -W "-D --print-profile --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --help --version" -- "$cur"
+			_sbrun_add -W "-D --print-profile --print-launch --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --help --version" -- "$cur"
 			return 0 ;;
 		esac
-		[ "$info" -eq 1 ] && [ "${COMP_WORDS[1]}" != --print-profile ] && [ "${COMP_WORDS[1]}" != --plan ] &&
+		[ "$info" -eq 1 ] && [ "${COMP_WORDS[1]}" != --print-profile ] && [ "${COMP_WORDS[1]}" != --print-launch ] && [ "${COMP_WORDS[1]}" != --plan ] &&
 			[ "${COMP_WORDS[1]}" != --self-test ] && return 0
 		_sbrun_add -f -X '!*.sb' -- "$cur"
 		while IFS= read -r w; do COMPREPLY+=("$w/"); done < <(compgen -d -- "$cur")

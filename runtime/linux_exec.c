@@ -227,7 +227,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		goto out;
 	}
 	bool unix_block = sb_ll_plan_unix_block(plan) && ai.abi < 9;
-	if (sb_seccomp_install(unix_block) < 0) {
+	if (sb_seccomp_install(unix_block, sb_ll_plan_net_block(plan)) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}

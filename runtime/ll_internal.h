@@ -95,6 +95,7 @@ struct sb_ll_plan {
 	sb_ll_probe probe;
 	int plan_abi;               /* ABI the masks are shown for */
 	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */
+	bool net_block;             /* seccomp: every socket() refused (network denied) */
 	size_t unenforceable;
 	double plan_ms;
 	char *home;
@@ -110,8 +111,9 @@ void sb_ll_scan_other_ops(const struct sb_profile *orig, sb_ll_plan *plan,
 /* Accessors for the launcher.  */
 const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan);
 bool sb_ll_plan_unix_block(const sb_ll_plan *plan);
+bool sb_ll_plan_net_block(const sb_ll_plan *plan);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
-int sb_seccomp_install(bool block_af_unix);
+int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);
 
 #endif

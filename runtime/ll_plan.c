@@ -743,3 +743,8 @@ bool sb_ll_plan_unix_block(const sb_ll_plan *plan)
 {
 	return plan->unix_block;
 }
+
+bool sb_ll_plan_net_block(const sb_ll_plan *plan)
+{
+	return plan->net_block;
+}

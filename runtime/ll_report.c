@@ -86,6 +86,17 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 							 rule_line(r),
 							 "UNIX-socket deny: socket(AF_UNIX) is refused "
 							 "(seccomp) below Landlock ABI 9");
+				} else if (r->nfilters == 0) {
+					/* (deny network*) and the like: Landlock has no
+					 * such right, so refuse socket() for every family
+					 * with seccomp.  Narrower when a later rule
+					 * re-allows some network: it stays refused.  */
+					plan->net_block = true;
+					sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
+							 rule_line(r),
+							 "network deny: socket() is refused for every "
+							 "address family (seccomp); socketpair() stays "
+							 "allowed");
 				} else {
 					plan->unenforceable++;
 					sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, rule_file(r),
@@ -107,14 +118,14 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 						 "inside (ABI 5), plus TIOCSTI/TIOCLINUX (seccomp)");
 		}
 	}
-	/* (deny default) with no network allow: network stays open on Linux.  */
+	/* (deny default) with no network allow: the same seccomp refusal.  */
 	sb_decision d = sb_decide(orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
 	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
-		plan->unenforceable++;
-		sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, d.rule ? rule_file(d.rule) : NULL,
+		plan->net_block = true;
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, d.rule ? rule_file(d.rule) : NULL,
 				 d.rule ? rule_line(d.rule) : 0,
-				 "network is denied by the profile but not enforced on Linux%s",
-				 o->allow_unenforceable ? " (ignored: opted in)" : "");
+				 "network denied by default: socket() is refused for every "
+				 "address family (seccomp); socketpair() stays allowed");
 	}
 }
 
@@ -154,7 +165,9 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,
 			sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
 	}
-	if (plan->unix_block)
+	if (plan->net_block)
+		fprintf(out, "seccomp socket(any family) -> EPERM (network denied)\n");
+	else if (plan->unix_block)
 		fprintf(out, "seccomp socket(AF_UNIX) -> EPERM%s\n",
 			plan->plan_abi >= 9 ? " (not needed: RESOLVE_UNIX)" : "");
 	fprintf(out, "seccomp ioctl(TIOCSTI|TIOCLINUX) -> EPERM; io_uring_setup -> EPERM\n");

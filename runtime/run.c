@@ -61,6 +61,27 @@ static char *self_exe(const char *argv0, const char *path_var)
 }
 
 /* The macOS form: "; -D NAME=VALUE" lines, then the profile text.  */
+/* sandbox-exec receives the profile as sbrun re-emits it (lists expanded).
+ * A form the reader keeps but does not model (if, let, a macro call) would
+ * be moved in front of every rule, changing what it means: refuse such a
+ * profile instead of launching something else than was written.  Inert
+ * definitions are fine.  On Linux the planner treats them as deny.  */
+static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
+{
+	size_t inert = strlen(SB_UNMODELLED_INERT);
+	for (size_t i = 0; i < prof->nunmodelled; i++) {
+		const sb_unmodelled *u = &prof->unmodelled[i];
+		if (strncmp(u->reason, SB_UNMODELLED_INERT, inert) == 0)
+			continue;
+		sb_diag_report(d, SB_SEV_ERROR, &u->loc, "unmodelled",
+			       "sbrun cannot re-emit this form faithfully (%s); run "
+			       "/usr/bin/sandbox-exec -f on the profile yourself, or express it "
+			       "as plain rules", u->reason);
+		return SB_EXIT_SETUP;
+	}
+	return 0;
+}
+
 static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
 			 sb_diag *d)
 {
@@ -297,6 +318,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 				       "cannot use the profile %s", cfg->profile_name);
 			rc = SB_EXIT_SETUP;
+		} else if (plat == SB_PLAT_MACOS || act == SB_ACT_PRINT_LAUNCH) {
+			rc = refuse_unmodelled(prof, d);
 		}
 	}
 	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,

@@ -2,7 +2,8 @@
  * native architecture only (x32 and compat calls killed), TIOCSTI and
  * TIOCLINUX ioctls refused (low 32 bits of the command, CVE-2019-10063),
  * io_uring_setup refused, and optionally socket(AF_UNIX) refused when the
- * profile denies UNIX sockets and Landlock (ABI < 9) cannot.  Installed after
+ * profile denies UNIX sockets and Landlock (ABI < 9) cannot, or socket() for
+ * every family when the profile denies the network.  Installed after
  * no_new_privs; it does not block the Landlock syscalls or execve.  */
 #include "ll_internal.h"
 
@@ -37,7 +38,7 @@
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 #define EPERM_RET RET(SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
 
-int sb_seccomp_install(bool block_af_unix)
+int sb_seccomp_install(bool block_af_unix, bool block_all_sockets)
 {
 #ifdef SB_TEST_HOOKS
 	int e;
@@ -65,12 +66,15 @@ int sb_seccomp_install(bool block_af_unix)
 		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SB_TIOCLINUX, 1, 0),
 		/* 12 */ RET(SECCOMP_RET_ALLOW),
 		/* 13 */ EPERM_RET,
-		/* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 3),
+		/* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4),
 		/* 15 */ ARG_LO(0),
 		/* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
-		/* 17 */ RET(block_af_unix ? SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)
-				       : SECCOMP_RET_ALLOW),
-		/* 18 */ RET(SECCOMP_RET_ALLOW),
+		/* 17 */ RET(block_af_unix || block_all_sockets
+				     ? SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)
+				     : SECCOMP_RET_ALLOW),
+		/* 18 */ RET(block_all_sockets ? SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)
+					   : SECCOMP_RET_ALLOW),
+		/* 19 */ RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof f / sizeof *f, .filter = f };
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)

@@ -161,5 +161,15 @@ run -- --self-test "$T/leaky.sb"
 ok "--self-test of a profile that leaks \$HOME reads fails (exit 1)" eval \
 	'[ $rc = 1 ] && grep -q "^FAIL: ~/.ssh read denied" <<<"$out" && grep -q "^FAIL: listing \$HOME denied" <<<"$out"'
 
+# ---- forms sbrun cannot re-emit faithfully are refused for macOS ----
+printf '(version 1)\n(allow default)\n(if (param "X") (deny file-read* (subpath "/opt")))\n' > "$T/cond.sb"
+run -- --print-launch "$T/cond.sb"
+ok "--print-launch refuses an unmodelled (if ...) form (78, located)" eval \
+	'[ $rc = 78 ] && contains "$err" "cond.sb:3:1: error: sbrun cannot re-emit"'
+printf '(version 1)\n(define (hs p) (subpath p))\n(allow default)\n(deny file-write* (hs "/srv"))\n' > "$T/def.sb"
+run -- --print-launch "$T/def.sb"
+ok "--print-launch keeps an inert (define ...) and the rule using it" eval \
+	'[ $rc = 0 ] && contains "$out" "(deny file-write* (hs \"/srv\"))"'
+
 echo "sbrun: $npass passed, $nfail failed"
 [ $nfail = 0 ]

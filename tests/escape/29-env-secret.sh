@@ -10,7 +10,8 @@ launch() {
 }
 inside() {
 	local e
-	e=$(tr '\0' '\n' </proc/self/environ)
+	e=$(cat /proc/self/environ | tr '\0' '\n')
+	case $e in *PATH=*) ;; *) echo "CONTROL-FAIL: the environment could not be read" ;; esac
 	printf '%s\n' "$e" | sed 's/^/    env: /'
 	case $e in *LD_PRELOAD*|*BASH_ENV*|*NODE_OPTIONS*|*API_KEY*) echo "ESCAPED: a secret or loader variable passed" ;; esac
 }

@@ -4,7 +4,7 @@
  *   probe --batch             reads "OP PATH" lines on stdin, prints
  *                             "OP PATH RESULT" lines (for probe_tree)
  * OP: read write create mkdir list stat exec truncate unlink rename mknod
- *     tiocsti fdread(PATH = fd number) environ(PATH = pid) socket_unix
+ *     tiocsti fdread(PATH = fd number) environ(PATH = pid) socket_unix socket_inet
  *     io_uring x32 (PATH ignored)
  * Non-destructive where possible: write opens without truncating, create
  * removes what it made.  */
@@ -166,6 +166,13 @@ static int probe(const char *op, const char *path, const char *path2)
 	}
 	if (!strcmp(op, "socket_unix")) {
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd < 0)
+			return errno;
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(op, "socket_inet")) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
 		if (fd < 0)
 			return errno;
 		close(fd);

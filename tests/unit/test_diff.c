@@ -138,6 +138,11 @@ Test(diff, unmodelled_parts)
 	cr_expect(eq(int, diff(m, "(version 1)(deny default)"), 1));
 	cr_expect(eq(int, diff(m, m), 0));
 	cr_expect(eq(int, diff("(version 1)(allow default)", "(version 1)(allow default)(import \"system.sb\")"), 2));
+	/* Both import: every decision is unknown, yet rule changes still show. */
+	cr_expect(eq(int, diff("(version 1)(import \"system.sb\")(deny default)",
+			       "(version 1)(import \"system.sb\")(deny default)(allow file-write* (subpath \"/\"))"), 2));
+	cr_expect(eq(int, diff("(version 1)(import \"system.sb\")(deny default)",
+			       "(version 1)(import \"system.sb\")\n(deny default)"), 0));
 }
 
 Test(diff, errors)

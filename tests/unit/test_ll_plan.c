@@ -155,7 +155,9 @@ Test(ll_plan, deny_default_grants_only_what_is_allowed, .init = setup, .fini = t
 	sb_diag_free(d);
 }
 
-Test(ll_plan, deny_default_network_is_unenforceable, .init = setup, .fini = teardown)
+/* Landlock has no network-off right: a denied network becomes a seccomp
+ * refusal of socket() for every family (narrower, never wider).  */
+Test(ll_plan, deny_default_network_blocks_sockets, .init = setup, .fini = teardown)
 {
 	sb_profile *p = sb_profile_new();
 	rule(p, SB_DENY, SB_OP_DEFAULT, 0, NULL);
@@ -164,8 +166,17 @@ Test(ll_plan, deny_default_network_is_unenforceable, .init = setup, .fini = tear
 	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
 	sb_linux_opts o = { 0 };
 	sb_ll_plan *plan = NULL;
-	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
-	cr_assert(note_has(plan, SB_LL_NOTE_UNENFORCEABLE, "network"));
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(sb_ll_plan_net_block(plan));
+	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "network"));
+	sb_ll_plan_free(plan);
+	plan = NULL;
+	/* (allow default) keeps the network: no socket refusal */
+	sb_profile *q = sb_profile_new();
+	rule(q, SB_ALLOW, SB_OP_DEFAULT, 0, NULL);
+	cr_assert(eq(int, sb_ll_plan_build(q, &o, &plan, d), 0));
+	cr_assert_not(sb_ll_plan_net_block(plan));
+	sb_profile_free(q);
 	sb_ll_plan_free(plan);
 	sb_profile_free(p);
 	sb_diag_free(d);
@@ -209,12 +220,11 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
 	sb_linux_opts o = { 0 };
 	sb_ll_plan *plan = NULL;
-	/* network cannot be decided either: refused unless opted in */
-	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
-	sb_ll_plan_free(plan);
-	o.allow_unenforceable = true;
+	/* nothing can be decided: no file rule, and the network (unknown) is
+	 * refused too, fail closed */
 	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
 	cr_assert(eq(sz, sb_ll_plan_rule_count(plan), 0));
+	cr_assert(sb_ll_plan_net_block(plan));
 	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "treated as deny"));
 	sb_ll_plan_free(plan);
 	sb_profile_free(p);

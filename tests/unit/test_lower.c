@@ -225,6 +225,21 @@ Test(lower, ancestors_runtime)
 		     "(allow file-read-metadata\n"
 		     "    (literal (param \"HOME..WORKSPACE\"))\n"
 		     "    (literal (param \"HOME..EXTRA_READ*\"))\n"
+		     "    (literal (param \"HOME..TMPDIR\"))\n"
+		     "    (literal (param \"TMPDIR\"))\n"
+		     ")\n");
+}
+
+Test(lower, ancestors_runtime_with_suffix)
+{
+	expect_rules("default allow;\ndeny read home;\nread workspace/src/lib;\n", NULL,
+		     "(allow default)\n"
+		     "(deny file-read* (subpath (param \"HOME\")))\n"
+		     "(allow file-read* (subpath (string-append (param \"WORKSPACE\") \"/src/lib\")))\n"
+		     "(allow file-read-metadata\n"
+		     "    (literal (param \"HOME..WORKSPACE\"))\n"
+		     "    (literal (param \"WORKSPACE\"))\n"
+		     "    (literal (string-append (param \"WORKSPACE\") \"/src\"))\n"
 		     ")\n");
 }
 
