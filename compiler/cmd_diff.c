@@ -510,7 +510,8 @@ int sb_cmd_diff(int argc, char **argv)
 				break;
 			}
 		}
-	qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
+	if (ch.n)
+		qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
 	sb_eval_index_free(ia);
 	sb_eval_index_free(ib);
 

@@ -576,7 +576,8 @@ static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 				gather(l, ix->subpath, q, i);
 		for (size_t i = 0; ix->nprefix && i <= qlen; i++)
 			gather(l, ix->prefix, q, i);
-		qsort(l->v, l->n, sizeof *l->v, cmp_index);
+		if (l->n)
+			qsort(l->v, l->n, sizeof *l->v, cmp_index);
 		ix->cands.n = 0;
 		for (size_t i = 0; i < l->n; i++)
 			if (i == 0 || l->v[i] != l->v[i - 1])

@@ -578,7 +578,8 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 			j++;
 		found[nfound++] = (child_op){e, j, eo};
 	}
-	qsort(found, nfound, sizeof *found, child_cmp);
+	if (nfound)
+		qsort(found, nfound, sizeof *found, child_cmp);
 	for (size_t i = 0; i < nfound; i++) {
 		if (rule_names(r, found[i].op))
 			continue;
@@ -735,7 +736,8 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,
 						  c->ix.param_regions[i].f, j);
 	}
-	qsort(calls, ncalls, sizeof *calls, anc_cmp);
+	if (ncalls)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(calls, ncalls, sizeof *calls, anc_cmp);
 	sb_strmap *seen = sb_strmap_new();
 	path_key everywhere = {true, NULL, ""};
 	for (size_t i = 0; i < ncalls; i++) {

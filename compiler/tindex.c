@@ -398,7 +398,8 @@ static char *rule_key(const sbx_stmt *s, size_t *len)
 		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
 		total += t[i].len + 24;
 	}
-	qsort(t, s->ntargets, sizeof *t, keyed_cmp);
+	if (s->ntargets)
+		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
 	char *k = malloc(total);
 	if (!k)
 		abort();
