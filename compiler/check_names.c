@@ -14,7 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "target.h"
+#include "tindex.h"
+
+/* The first `list` statement of each name and the names rules use.  */
+typedef struct {
+	sb_strmap *decl;   /* name -> first `list NAME` statement */
+	sb_strmap *used;   /* names of list and param targets */
+	size_t *first_same;
+	bool *later_same;
+} names;
 
 static const char *const predeclared[] = {
 	"HOME", "WORKSPACE", "TMPDIR", "EXTRA_READ", "EXTRA_WRITE",
@@ -28,14 +38,38 @@ static bool is_predeclared(const char *name)
 	return false;
 }
 
-/* The first `list NAME` statement, or NULL.  */
-static const sbx_stmt *list_decl(const sbx_policy *p, const char *name)
+static void names_init(names *n, const sbx_policy *p)
 {
-	for (size_t i = 0; i < p->nstmts; i++)
-		if (p->stmts[i].kind == SBX_STMT_LIST && p->stmts[i].name &&
-		    strcmp(p->stmts[i].name, name) == 0)
-			return &p->stmts[i];
-	return NULL;
+	n->decl = sb_strmap_new();
+	n->used = sb_strmap_new();
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind == SBX_STMT_LIST && s->name) {
+			void **v = sb_strmap_slot(n->decl, s->name, strlen(s->name), true);
+			if (!*v)
+				*v = (void *)s;
+		}
+		for (size_t t = 0; t < s->ntargets; t++)
+			if (s->targets[t].name)
+				*sb_strmap_slot(n->used, s->targets[t].name,
+						strlen(s->targets[t].name), true) = (void *)s;
+	}
+	sbx_rule_twins(p, &n->first_same, &n->later_same);
+}
+
+static void names_clear(names *n)
+{
+	sb_strmap_free(n->decl);
+	sb_strmap_free(n->used);
+	free(n->first_same);
+	free(n->later_same);
+}
+
+/* The first `list NAME` statement, or NULL.  */
+static const sbx_stmt *list_decl(const names *n, const char *name)
+{
+	void **v = sb_strmap_slot(n->decl, name, strlen(name), false);
+	return v ? *v : NULL;
 }
 
 static bool blank(const char *s)
@@ -47,7 +81,7 @@ static bool blank(const char *s)
 	return *s == '\0';
 }
 
-static int check_decls(const sbx_policy *p, sb_diag *d)
+static int check_decls(const sbx_policy *p, const names *nm, sb_diag *d)
 {
 	int errors = 0;
 	const sbx_stmt *first_default = NULL;
@@ -65,7 +99,7 @@ static int check_decls(const sbx_policy *p, sb_diag *d)
 		}
 		if (s->kind != SBX_STMT_LIST || !s->name)
 			continue;
-		const sbx_stmt *decl = list_decl(p, s->name);
+		const sbx_stmt *decl = list_decl(nm, s->name);
 		if (is_predeclared(s->name)) {
 			sb_diag_report(d, SB_SEV_ERROR, &s->loc, "duplicate",
 				       "$%s is predeclared; remove this `list` statement", s->name);
@@ -80,7 +114,7 @@ static int check_decls(const sbx_policy *p, sb_diag *d)
 	return errors;
 }
 
-static int check_target_names(const sbx_policy *p, const sbx_defines *defs, sb_diag *d,
+static int check_target_names(const names *nm, const sbx_defines *defs, sb_diag *d,
 			      const sbx_stmt *s)
 {
 	int errors = 0;
@@ -91,7 +125,7 @@ static int check_target_names(const sbx_policy *p, const sbx_defines *defs, sb_d
 		const char *name = tg->name ? tg->name : "";
 		if (is_predeclared(name) || (defs && sb_bindings_get(defs, name)))
 			continue;
-		const sbx_stmt *decl = list_decl(p, name);
+		const sbx_stmt *decl = list_decl(nm, name);
 		if (decl && decl < s)
 			continue;
 		if (decl) {
@@ -108,46 +142,60 @@ static int check_target_names(const sbx_policy *p, const sbx_defines *defs, sb_d
 	return errors;
 }
 
-static void check_repeats(const sbx_policy *p, sb_diag *d, size_t i)
+/* The first earlier target of s the same as target t, or t.  */
+static size_t same_target_before(const sbx_stmt *s, size_t t, sb_strmap *seen)
+{
+	if (!seen) {
+		for (size_t u = 0; u < t; u++)
+			if (sbx_target_same(&s->targets[u], &s->targets[t]))
+				return u;
+		return t;
+	}
+	size_t len;
+	char *k = sbx_target_key(&s->targets[t], &len);
+	void **v = sb_strmap_slot(seen, k, len, true);
+	free(k);
+	if (!*v)
+		*v = (void *)(t + 1);
+	return (size_t)*v - 1;
+}
+
+static void check_repeats(const sbx_policy *p, const names *nm, sb_diag *d, size_t i)
 {
 	const sbx_stmt *s = &p->stmts[i];
+	/* a few targets compare pairwise; many go through a map */
+	sb_strmap *seen = s->ntargets > 16 ? sb_strmap_new() : NULL;
 	for (size_t t = 0; t < s->ntargets; t++) {
-		for (size_t u = 0; u < t; u++) {
-			if (!sbx_target_same(&s->targets[u], &s->targets[t]))
-				continue;
-			sb_diag_report(d, SB_SEV_WARNING, sbx_target_loc(s, t), "duplicate",
-				       "the same target appears twice in this rule");
-			sb_diag_note(d, sbx_target_loc(s, u), "first named here");
-			break;
-		}
-	}
-	for (size_t k = 0; k < i; k++) {
-		if (!sbx_rule_same(&p->stmts[k], s))
+		size_t u = same_target_before(s, t, seen);
+		if (u == t)
 			continue;
+		sb_diag_report(d, SB_SEV_WARNING, sbx_target_loc(s, t), "duplicate",
+			       "the same target appears twice in this rule");
+		sb_diag_note(d, sbx_target_loc(s, u), "first named here");
+	}
+	sb_strmap_free(seen);
+	size_t k = nm->first_same[i];
+	if (k != i && k < p->nstmts) {
 		sb_diag_report(d, SB_SEV_WARNING, &s->loc, "duplicate",
 			       "this rule repeats an earlier one; remove one of them");
 		sb_diag_note(d, &p->stmts[k].loc, "the earlier rule is here");
-		break;
 	}
 }
 
-static bool list_used(const sbx_policy *p, const char *name)
+static bool list_used(const names *nm, const char *name)
 {
-	for (size_t i = 0; i < p->nstmts; i++)
-		for (size_t t = 0; t < p->stmts[i].ntargets; t++)
-			if (p->stmts[i].targets[t].name &&
-			    strcmp(p->stmts[i].targets[t].name, name) == 0)
-				return true;
-	return false;
+	return sb_strmap_slot(nm->used, name, strlen(name), false) != NULL;
 }
 
 int sb_check_names(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
-	int errors = check_decls(p, d);
+	names nm;
+	names_init(&nm, p);
+	int errors = check_decls(p, &nm, d);
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
-		if (s->kind == SBX_STMT_LIST && s->name && list_decl(p, s->name) == s &&
-		    !is_predeclared(s->name) && !list_used(p, s->name))
+		if (s->kind == SBX_STMT_LIST && s->name && list_decl(&nm, s->name) == s &&
+		    !is_predeclared(s->name) && !list_used(&nm, s->name))
 			sb_diag_report(d, SB_SEV_WARNING, &s->loc, "unused",
 				       "list $%s is declared but no rule uses it", s->name);
 		if (s->kind != SBX_STMT_RULE)
@@ -157,8 +205,9 @@ int sb_check_names(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				       "`acknowledge` needs a reason: say why this grant is safe");
 			errors++;
 		}
-		errors += check_target_names(p, defs, d, s);
-		check_repeats(p, d, i);
+		errors += check_target_names(&nm, defs, d, s);
+		check_repeats(p, &nm, d, i);
 	}
+	names_clear(&nm);
 	return errors;
 }

@@ -17,16 +17,19 @@
  * Seatbelt matches them.  */
 #include "check.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "target.h"
+#include "tindex.h"
 
 #define MAX_NOTES 3
 
 typedef struct {
 	const sbx_stmt *s;
+	size_t k;        /* statement number */
 	sbx_place *pl;   /* one per target; one ANY place when unfiltered (borrowed) */
 	size_t n;
 	unsigned atoms;
@@ -46,14 +49,58 @@ static const char *action_name(sb_action a)
 	return a == SB_ALLOW ? "allow" : "deny";
 }
 
-/* (b) exceptions placed before the broader rule of the other action.  */
-static void exception_order(rule_info *r, size_t nr, sb_diag *d)
+/* The rules and what the passes need to find related ones quickly.  */
+typedef struct {
+	rule_info *r;
+	size_t nr;
+	size_t *rix;            /* statement number -> index in r */
+	const sbx_tindex *ix;
+	bool *later_same;       /* per statement: the same rule comes later */
+} rules;
+
+static unsigned other_action(sb_action a)
 {
-	for (size_t i = 0; i < nr; i++) {
-		for (size_t j = i + 1; j < nr && !r[i].reported; j++) {
-			if (r[j].s->action == r[i].s->action || !(r[j].atoms & r[i].atoms) ||
-			    r[j].s->ntargets == 0)
-				continue;
+	return 1u << (a == SB_ALLOW ? SB_DENY : SB_ALLOW);
+}
+
+/* Is rule j a broader rule of the other action for target t of rule i?  */
+static bool broader_than(const rule_info *ri, size_t t, const rule_info *rj)
+{
+	if (rj->s->action == ri->s->action || !(rj->atoms & ri->atoms) || rj->s->ntargets == 0)
+		return false;
+	for (size_t u = 0; u < rj->n; u++)
+		if (sbx_place_covers(&rj->pl[u], &ri->pl[t], false) == SBX_YES &&
+		    sbx_place_covers(&ri->pl[t], &rj->pl[u], false) != SBX_YES)
+			return true;
+	return false;
+}
+
+/* The first rule after i broader than some target of i, or nr.  */
+static size_t first_broader(const rules *R, size_t i)
+{
+	const rule_info *ri = &R->r[i];
+	size_t best = SIZE_MAX;
+	for (size_t t = 0; t < ri->n; t++) {
+		sbx_tquery q;
+		sbx_tquery_init(&q, other_action(ri->s->action), ri->atoms);
+		sbx_tquery_covering(&q, R->ix, &ri->pl[t], false);
+		for (size_t k = sbx_tquery_next(&q, ri->k); k < best; k = sbx_tquery_next(&q, k))
+			if (broader_than(ri, t, &R->r[R->rix[k]])) {
+				best = k;
+				break;
+			}
+		sbx_tquery_clear(&q);
+	}
+	return best == SIZE_MAX ? R->nr : R->rix[best];
+}
+
+/* (b) exceptions placed before the broader rule of the other action.  */
+static void exception_order(const rules *R, sb_diag *d)
+{
+	rule_info *r = R->r;
+	for (size_t i = 0; i < R->nr; i++) {
+		size_t j = first_broader(R, i);
+		if (j < R->nr) {
 			for (size_t t = 0; t < r[i].n && !r[i].reported; t++) {
 				for (size_t u = 0; u < r[j].n; u++) {
 					if (sbx_place_covers(&r[j].pl[u], &r[i].pl[t], false) != SBX_YES ||
@@ -83,16 +130,48 @@ static void exception_order(rule_info *r, size_t nr, sb_diag *d)
 	}
 }
 
-/* (c) stat-only rules whose metadata decision a later read rule takes over.  */
-static void specificity(rule_info *r, size_t nr, sb_diag *d)
+/* Does some target of rule j certainly overlap target t of rule i?  */
+static bool overlaps_target(const rule_info *ri, size_t t, const rule_info *rj)
 {
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t u = 0; u < rj->n; u++)
+		if (sbx_place_overlaps(&ri->pl[t], &rj->pl[u], false) == SBX_YES)
+			return true;
+	return false;
+}
+
+/* The first read rule of the other action after i that overlaps rule i,
+ * or nr.  */
+static size_t first_read_over(const rules *R, size_t i)
+{
+	const rule_info *ri = &R->r[i];
+	size_t best = SIZE_MAX;
+	for (size_t t = 0; t < ri->n; t++) {
+		sbx_tquery q;
+		sbx_tquery_init(&q, other_action(ri->s->action), SBX_ATOM_DATA);
+		sbx_tquery_overlapping(&q, R->ix, &ri->pl[t]);
+		for (size_t k = sbx_tquery_next(&q, ri->k); k < best; k = sbx_tquery_next(&q, k)) {
+			const rule_info *rj = &R->r[R->rix[k]];
+			if (rj->s->action != ri->s->action && (rj->s->access & SBX_ACC_READ) &&
+			    overlaps_target(ri, t, rj)) {
+				best = k;
+				break;
+			}
+		}
+		sbx_tquery_clear(&q);
+	}
+	return best == SIZE_MAX ? R->nr : R->rix[best];
+}
+
+/* (c) stat-only rules whose metadata decision a later read rule takes over.  */
+static void specificity(const rules *R, sb_diag *d)
+{
+	rule_info *r = R->r;
+	for (size_t i = 0; i < R->nr; i++) {
 		unsigned acc = r[i].s->access;
 		if (r[i].reported || !(acc & SBX_ACC_STAT) || (acc & SBX_ACC_READ))
 			continue;
-		for (size_t j = i + 1; j < nr && !r[i].reported; j++) {
-			if (r[j].s->action == r[i].s->action || !(r[j].s->access & SBX_ACC_READ))
-				continue;
+		size_t j = first_read_over(R, i);
+		if (j < R->nr) {
 			for (size_t t = 0; t < r[i].n && !r[i].reported; t++) {
 				for (size_t u = 0; u < r[j].n; u++) {
 					if (sbx_place_overlaps(&r[i].pl[t], &r[j].pl[u], false) != SBX_YES)
@@ -121,29 +200,39 @@ static void specificity(rule_info *r, size_t nr, sb_diag *d)
 /* The last later rule j that certainly decides (atom, target t) of rule i,
  * counting unfiltered rules only when `unfiltered`.  Returns its index or
  * nr.  */
-static size_t decider(const rule_info *r, size_t nr, size_t i, unsigned atom, size_t t,
-		      bool unfiltered)
+static size_t decider(const rules *R, size_t i, unsigned atom, size_t t, bool unfiltered)
 {
-	for (size_t j = nr; j-- > i + 1;) {
-		if (!(r[j].atoms & atom) || (!unfiltered && r[j].s->ntargets == 0))
+	const rule_info *ri = &R->r[i];
+	sbx_tquery q;
+	sbx_tquery_init(&q, 1u << SB_ALLOW | 1u << SB_DENY, atom);
+	sbx_tquery_covering(&q, R->ix, &ri->pl[t], unfiltered);
+	size_t found = R->nr;
+	for (size_t k = sbx_tquery_prev(&q, SIZE_MAX); k != SIZE_MAX && k > ri->k;
+	     k = sbx_tquery_prev(&q, k)) {
+		const rule_info *rj = &R->r[R->rix[k]];
+		if (!(rj->atoms & atom) || (!unfiltered && rj->s->ntargets == 0))
 			continue;
-		for (size_t u = 0; u < r[j].n; u++)
-			if (sbx_place_covers(&r[j].pl[u], &r[i].pl[t], false) == SBX_YES)
-				return j;
+		bool covers = false;
+		for (size_t u = 0; u < rj->n && !covers; u++)
+			covers = sbx_place_covers(&rj->pl[u], &ri->pl[t], false) == SBX_YES;
+		if (covers) {
+			found = R->rix[k];
+			break;
+		}
 	}
-	return nr;
+	sbx_tquery_clear(&q);
+	return found;
 }
 
 /* (a) dead rules.  */
-static void dead_rules(rule_info *r, size_t nr, sb_diag *d)
+static void dead_rules(const rules *R, sb_diag *d)
 {
+	rule_info *r = R->r;
+	size_t nr = R->nr;
 	for (size_t i = 0; i < nr; i++) {
 		if (r[i].reported)
 			continue;
-		bool dup = false;
-		for (size_t j = i + 1; j < nr && !dup; j++)
-			dup = sbx_rule_same(r[i].s, r[j].s);
-		if (dup)
+		if (R->later_same[r[i].k])
 			continue;   /* check_names reports the repeat */
 		size_t killers[MAX_NOTES], nk = 0;
 		bool dead = r[i].atoms != 0;
@@ -152,7 +241,7 @@ static void dead_rules(rule_info *r, size_t nr, sb_diag *d)
 			if (!(r[i].atoms & atom))
 				continue;
 			for (size_t t = 0; t < r[i].n && dead; t++) {
-				size_t j = decider(r, nr, i, atom, t, unfiltered);
+				size_t j = decider(R, i, atom, t, unfiltered);
 				dead = j < nr;
 				bool seen = false;
 				for (size_t k = 0; k < nk; k++)
@@ -172,19 +261,38 @@ static void dead_rules(rule_info *r, size_t nr, sb_diag *d)
 	}
 }
 
-/* (d) unfiltered rules after filtered ones for the same access.  */
+/* (d) unfiltered rules after filtered ones for the same access.  Filtered
+ * rules seen so far are counted per atom set (16 of them), with the first
+ * few of each for the notes.  */
 static void unfiltered_order(rule_info *r, size_t nr, sb_diag *d)
 {
+	enum { NSETS = SBX_ATOM_EXEC << 1 };
+	size_t count[NSETS] = {0}, first[NSETS][MAX_NOTES];
 	for (size_t j = 0; j < nr; j++) {
-		if (r[j].s->ntargets != 0)
+		if (r[j].s->ntargets != 0) {
+			unsigned m = r[j].atoms;
+			if (count[m] < MAX_NOTES)
+				first[m][count[m]] = j;
+			count[m]++;
 			continue;
+		}
 		size_t earlier[MAX_NOTES], ne = 0, total = 0;
-		for (size_t i = 0; i < j; i++) {
-			if (r[i].s->ntargets == 0 || !(r[i].atoms & r[j].atoms))
+		for (unsigned m = 0; m < NSETS; m++) {
+			if (!(m & r[j].atoms))
 				continue;
-			if (ne < MAX_NOTES)
-				earlier[ne++] = i;
-			total++;
+			total += count[m];
+			/* merge the first few of this set into the smallest few */
+			for (size_t k = 0; k < count[m] && k < MAX_NOTES; k++) {
+				size_t v = first[m][k], at = ne;
+				while (at > 0 && earlier[at - 1] > v)
+					at--;
+				if (at >= MAX_NOTES)
+					break;
+				if (ne < MAX_NOTES)
+					ne++;
+				memmove(&earlier[at + 1], &earlier[at], (ne - 1 - at) * sizeof *earlier);
+				earlier[at] = v;
+			}
 		}
 		if (!total)
 			continue;
@@ -205,7 +313,8 @@ static void unfiltered_order(rule_info *r, size_t nr, sb_diag *d)
 int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
 	rule_info *r = calloc(p->nstmts ? p->nstmts : 1, sizeof *r);
-	if (!r)
+	size_t *rix = calloc(p->nstmts ? p->nstmts : 1, sizeof *rix);
+	if (!r || !rix)
 		abort();
 	sbx_places pp;
 	sbx_places_init(&pp, p, defs);
@@ -214,17 +323,27 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind != SBX_STMT_RULE)
 			continue;
+		rix[i] = nr;
 		rule_info *ri = &r[nr++];
 		ri->s = s;
+		ri->k = i;
 		ri->atoms = sbx_atoms(s->access);
 		ri->n = pp.count[i];
 		ri->pl = pp.of[i];
 	}
-	exception_order(r, nr, d);
-	specificity(r, nr, d);
-	dead_rules(r, nr, d);
+	size_t *first_same;
+	bool *later_same;
+	sbx_rule_twins(p, &first_same, &later_same);
+	rules R = {r, nr, rix, sbx_tindex_new(p, &pp, true), later_same};
+	exception_order(&R, d);
+	specificity(&R, d);
+	dead_rules(&R, d);
 	unfiltered_order(r, nr, d);
+	sbx_tindex_free((sbx_tindex *)R.ix);
+	free(first_same);
+	free(later_same);
 	sbx_places_clear(&pp);
+	free(rix);
 	free(r);
 	return 0;
 }

@@ -17,12 +17,14 @@
 #include "check.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sensitive.h"
 #include "path.h"
 #include "target.h"
+#include "tindex.h"
 
 #define GRANTS (SBX_ACC_READ | SBX_ACC_WRITE)
 
@@ -40,6 +42,7 @@ typedef struct {
 	char **own;         /* canonical policy files (the top file and includes) */
 	size_t nown;
 	sbx_places pl;      /* every rule's places, resolved once */
+	sbx_tindex *ix;     /* ... and indexed */
 } ctx;
 
 /* Where a target stands relative to home: covering all of it, at a path
@@ -69,18 +72,38 @@ static home_pos target_home_pos(const ctx *c, const sbx_place *pl, const char **
 	return POS_NONE;
 }
 
-/* Accesses of `acc` that no deny rule after statement `after` certainly
- * takes back on all of place x.  */
+/* The last rule after statement `after` of the actions in `actions` naming
+ * access `bit` (read or write) that certainly covers all of place x, or
+ * SIZE_MAX.  */
+static size_t last_covering(const ctx *c, size_t after, const sbx_place *x, unsigned bit,
+			    unsigned actions)
+{
+	sbx_tquery q;
+	sbx_tquery_init(&q, actions, bit == SBX_ACC_READ ? SBX_ATOM_DATA : SBX_ATOM_WRITE);
+	sbx_tquery_covering(&q, c->ix, x, true);
+	size_t found = SIZE_MAX;
+	for (size_t k = sbx_tquery_prev(&q, SIZE_MAX); k != SIZE_MAX && (after == SIZE_MAX || k > after);
+	     k = sbx_tquery_prev(&q, k)) {
+		const sbx_stmt *s = &c->p->stmts[k];
+		if (s->kind == SBX_STMT_RULE && (actions & (1u << s->action)) && (s->access & bit) &&
+		    sbx_rule_covers(&c->pl, k, x)) {
+			found = k;
+			break;
+		}
+	}
+	sbx_tquery_clear(&q);
+	return found;
+}
+
+/* Accesses of `acc` (read, write) that no deny rule after statement
+ * `after` certainly takes back on all of place x.  */
 static unsigned not_taken_back(const ctx *c, size_t after, const sbx_place *x, unsigned acc)
 {
 	unsigned left = acc;
-	for (size_t k = after + 1; k < c->p->nstmts && left; k++) {
-		const sbx_stmt *s = &c->p->stmts[k];
-		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & left))
-			continue;
-		if (sbx_rule_covers(&c->pl, k, x))
-			left &= ~s->access;
-	}
+	static const unsigned bits[] = { SBX_ACC_READ, SBX_ACC_WRITE };
+	for (size_t b = 0; b < sizeof bits / sizeof *bits; b++)
+		if ((left & bits[b]) && last_covering(c, after, x, bits[b], 1u << SB_DENY) != SIZE_MAX)
+			left &= ~bits[b];
 	return left;
 }
 
@@ -257,12 +280,8 @@ static void add_own(ctx *c, const char *file)
  * model (the last rule that certainly covers it), or NULL.  */
 static const sbx_stmt *certain_decider(const ctx *c, const sbx_place *x, unsigned acc)
 {
-	for (size_t k = c->p->nstmts; k-- > 0;) {
-		const sbx_stmt *s = &c->p->stmts[k];
-		if (s->kind == SBX_STMT_RULE && (s->access & acc) && sbx_rule_covers(&c->pl, k, x))
-			return s;
-	}
-	return NULL;
+	size_t k = last_covering(c, SIZE_MAX, x, acc, 1u << SB_ALLOW | 1u << SB_DENY);
+	return k == SIZE_MAX ? NULL : &c->p->stmts[k];
 }
 
 /* `default allow` grants whatever no rule decides: a sensitive location
@@ -312,9 +331,15 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	const char *home = sbx_bound_value(defs, "HOME");
 	c.home = home && home[0] == '/' ? home : NULL;
 	add_own(&c, p->file);
-	for (size_t i = 0; i < p->nstmts; i++)
-		add_own(&c, p->stmts[i].loc.file);
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const char *f = p->stmts[i].loc.file;
+		/* statements of one file share its name: resolve it once */
+		if (f && i > 0 && p->stmts[i - 1].loc.file && !strcmp(f, p->stmts[i - 1].loc.file))
+			continue;
+		add_own(&c, f);
+	}
 	sbx_places_init(&c.pl, p, defs);
+	c.ix = sbx_tindex_new(p, &c.pl, false);
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -333,6 +358,7 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				       "sensitive; remove it so it cannot hide a later change");
 	}
 	check_default(&c, &errors);
+	sbx_tindex_free(c.ix);
 	sbx_places_clear(&c.pl);
 	for (size_t i = 0; i < c.nown; i++)
 		free(c.own[i]);

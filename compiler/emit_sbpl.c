@@ -120,8 +120,18 @@ static void emit_filter(emitter *e, const sb_filter *f)
 static void emit_comment(emitter *e, const char *text)
 {
 	fputs("; ", e->out);
-	for (const unsigned char *s = (const unsigned char *)text; *s; s++)
-		fputc(*s < 0x20 || *s == 0x7f ? '?' : *s, e->out);
+	/* runs of printable bytes in one write; control characters as '?' */
+	for (const unsigned char *s = (const unsigned char *)text; *s;) {
+		size_t n = 0;
+		while (s[n] && s[n] >= 0x20 && s[n] != 0x7f)
+			n++;
+		fwrite(s, 1, n, e->out);
+		s += n;
+		if (*s) {
+			fputc('?', e->out);
+			s++;
+		}
+	}
 	fputc('\n', e->out);
 }
 

@@ -9,6 +9,7 @@
 
 #include "path.h"
 #include "sbpl_read.h"
+#include "strmap.h"
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
@@ -272,17 +273,36 @@ static void finish(fold *fd)
 	}
 }
 
-static void offer_level(fold *fd, const sb_profile *p, sb_op o, const char *q, size_t qlen, unsigned vnode)
+/* The rules a question looks at, in profile order: all of them, or the
+ * candidates an index found (every rule that is not surely FALSE for the
+ * path, and every unfiltered rule).  */
+typedef struct cands {
+	const size_t *v;   /* NULL: all rules */
+	size_t n;
+} cands;
+
+static size_t cands_count(const cands *c, const sb_profile *p)
 {
-	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
-		const sb_rule *r = p->rules[i];
+	return c->v ? c->n : p->nrules;
+}
+
+static const sb_rule *cands_at(const cands *c, const sb_profile *p, size_t k)
+{
+	return p->rules[c->v ? c->v[k] : k];
+}
+
+static void offer_level(fold *fd, const sb_profile *p, const cands *c, sb_op o, const char *q,
+			size_t qlen, unsigned vnode)
+{
+	for (size_t k = cands_count(c, p); k-- > 0 && !fd->done;) {
+		const sb_rule *r = cands_at(c, p, k);
 		if (r->nfilters == 0 || !names_op(r, o))
 			continue;
 		why w = { 0 };
 		offer(fd, r, o, match_rule(r, q, qlen, vnode, &w), &w);
 	}
-	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
-		const sb_rule *r = p->rules[i];
+	for (size_t k = cands_count(c, p); k-- > 0 && !fd->done;) {
+		const sb_rule *r = cands_at(c, p, k);
 		if (r->nfilters == 0 && names_op(r, o)) {
 			offer(fd, r, o, T_TRUE, NULL);
 			break;
@@ -290,10 +310,11 @@ static void offer_level(fold *fd, const sb_profile *p, sb_op o, const char *q, s
 	}
 }
 
-static void per_op_model(fold *fd, const sb_profile *p, sb_op op, const char *q, size_t qlen, unsigned vnode)
+static void per_op_model(fold *fd, const sb_profile *p, const cands *c, sb_op op, const char *q,
+			 size_t qlen, unsigned vnode)
 {
 	for (sb_op o = op; !fd->done; o = sb_op_parent(o)) {
-		offer_level(fd, p, o, q, qlen, vnode);
+		offer_level(fd, p, c, o, q, qlen, vnode);
 		if (o == SB_OP_DEFAULT)
 			break;
 	}
@@ -310,21 +331,22 @@ static bool names_chain(const sb_rule *r, const sb_op *chain, size_t n)
 
 /* The folk model: the textually last matching rule for op or any ancestor
  * decides; `default` stays a fallback.  */
-static void text_model(fold *fd, const sb_profile *p, sb_op op, const char *q, size_t qlen, unsigned vnode)
+static void text_model(fold *fd, const sb_profile *p, const cands *c, sb_op op, const char *q,
+		       size_t qlen, unsigned vnode)
 {
 	sb_op chain[16];
 	size_t n = 0;
 	for (sb_op o = op; o != SB_OP_DEFAULT && n < 16; o = sb_op_parent(o))
 		chain[n++] = o;
-	for (size_t i = p->nrules; i-- > 0 && !fd->done;) {
-		const sb_rule *r = p->rules[i];
+	for (size_t k = cands_count(c, p); k-- > 0 && !fd->done;) {
+		const sb_rule *r = cands_at(c, p, k);
 		if (!names_chain(r, chain, n))
 			continue;
 		why w = { 0 };
 		offer(fd, r, op, match_rule(r, q, qlen, vnode, &w), &w);
 	}
 	if (!fd->done)
-		offer_level(fd, p, SB_OP_DEFAULT, q, qlen, vnode);
+		offer_level(fd, p, c, SB_OP_DEFAULT, q, qlen, vnode);
 	finish(fd);
 }
 
@@ -351,7 +373,11 @@ static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
 	return d;
 }
 
-static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode, bool resolve)
+struct sb_eval_index;
+static cands index_cands(struct sb_eval_index *ix, const char *q, size_t qlen);
+
+static sb_decision decide(const sb_profile *p, struct sb_eval_index *ix, sb_op op, const char *path,
+			  unsigned vnode, bool resolve)
 {
 	sb_loc none = { 0 };
 	if (!path || path[0] != '/')
@@ -366,9 +392,12 @@ static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsig
 	const char *q = aliased ? aliased : path;
 	size_t qlen = strlen(q);
 
+	cands c = { NULL, 0 };
+	if (ix)
+		c = index_cands(ix, q, qlen);
 	fold per = { 0 }, text = { 0 };
-	per_op_model(&per, p, op, q, qlen, vnode);
-	text_model(&text, p, op, q, qlen, vnode);
+	per_op_model(&per, p, &c, op, q, qlen, vnode);
+	text_model(&text, p, &c, op, q, qlen, vnode);
 	free(aliased);
 
 	sb_decision d = { 0 };
@@ -390,12 +419,184 @@ static sb_decision decide(const sb_profile *p, sb_op op, const char *path, unsig
 
 sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(p, op, path, vnode, true);
+	return decide(p, NULL, op, path, vnode, true);
 }
 
 sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(p, op, path, vnode, false);
+	return decide(p, NULL, op, path, vnode, false);
+}
+
+/* ---- the index ---- */
+
+typedef struct ilist {
+	size_t *v;
+	size_t n, cap;
+} ilist;
+
+struct sb_eval_index {
+	const sb_profile *p;
+	ilist always;          /* unfiltered rules and rules with a filter that
+				  is not a literal or subpath of a known string */
+	sb_strmap *literal;    /* string -> ilist of rules with (literal s) */
+	sb_strmap *subpath;    /* string -> ilist of rules with (subpath s) */
+	sb_strmap *prefix;     /* string -> ilist of rules with (prefix s) */
+	size_t nprefix;
+	char *last;            /* the last path asked about ... */
+	size_t lastcap;
+	ilist cands;           /* ... and its candidates */
+	ilist scratch;
+};
+
+static void ilist_push(ilist *l, size_t i)
+{
+	if (l->n && l->v[l->n - 1] == i)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (!l->v)
+			abort();
+	}
+	l->v[l->n++] = i;
+}
+
+static ilist *bucket(sb_strmap *m, const char *s, size_t n, bool create)
+{
+	void **v = sb_strmap_slot(m, s, n, create);
+	if (!v)
+		return NULL;
+	if (!*v) {
+		*v = calloc(1, sizeof(ilist));
+		if (!*v)
+			abort();
+	}
+	return *v;
+}
+
+static void ilist_free(void *v)
+{
+	ilist *l = v;
+	if (l)
+		free(l->v);
+	free(l);
+}
+
+/* Where a filter goes: NULL when it may match any path.  */
+static sb_strmap *filter_map(sb_eval_index *ix, sb_filter *f, fcache **c)
+{
+	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH && f->kind != SB_F_PREFIX)
+		return NULL;
+	*c = prepare(f);
+	if (!(*c)->str)
+		return NULL;
+	if (f->kind == SB_F_LITERAL)
+		return ix->literal;
+	if (f->kind == SB_F_PREFIX)
+		return ix->prefix;
+	/* (subpath "/") matches everything; "" or a trailing '/' nothing */
+	if ((*c)->len <= 1 || (*c)->str[(*c)->len - 1] == '/')
+		return NULL;
+	return ix->subpath;
+}
+
+sb_eval_index *sb_eval_index_new(const sb_profile *p)
+{
+	sb_eval_index *ix = calloc(1, sizeof *ix);
+	if (!ix)
+		abort();
+	ix->p = p;
+	ix->literal = sb_strmap_new();
+	ix->subpath = sb_strmap_new();
+	ix->prefix = sb_strmap_new();
+	for (size_t i = 0; i < p->nrules; i++) {
+		const sb_rule *r = p->rules[i];
+		bool always = r->nfilters == 0;
+		for (size_t k = 0; k < r->nfilters && !always; k++) {
+			fcache *c = NULL;
+			always = !filter_map(ix, r->filters[k], &c);
+		}
+		if (always) {
+			ilist_push(&ix->always, i);
+			continue;
+		}
+		for (size_t k = 0; k < r->nfilters; k++) {
+			fcache *c = NULL;
+			sb_strmap *m = filter_map(ix, r->filters[k], &c);
+			ilist_push(bucket(m, c->str, c->len, true), i);
+			ix->nprefix += m == ix->prefix;
+		}
+	}
+	return ix;
+}
+
+void sb_eval_index_free(sb_eval_index *ix)
+{
+	if (!ix)
+		return;
+	sb_strmap *maps[] = { ix->literal, ix->subpath, ix->prefix };
+	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+		sb_strmap_each(maps[i], ilist_free);
+		sb_strmap_free(maps[i]);
+	}
+	free(ix->always.v);
+	free(ix->scratch.v);
+	free(ix->cands.v);
+	free(ix->last);
+	free(ix);
+}
+
+static void gather(ilist *out, sb_strmap *m, const char *s, size_t n)
+{
+	const ilist *l = bucket(m, s, n, false);
+	for (size_t i = 0; l && i < l->n; i++)
+		ilist_push(out, l->v[i]);
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The candidates for path q, in profile order; kept for the next question
+ * (callers ask about one path for many operations in a row).  */
+static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
+{
+	static const size_t none[1];
+	if (!ix->last || strcmp(ix->last, q) != 0) {
+		ilist *l = &ix->scratch;
+		l->n = 0;
+		for (size_t i = 0; i < ix->always.n; i++)
+			ilist_push(l, ix->always.v[i]);
+		gather(l, ix->literal, q, qlen);
+		/* (subpath s) matches q when s is q or q continues with '/' */
+		for (size_t i = 1; i <= qlen; i++)
+			if (i == qlen || q[i] == '/')
+				gather(l, ix->subpath, q, i);
+		for (size_t i = 0; ix->nprefix && i <= qlen; i++)
+			gather(l, ix->prefix, q, i);
+		if (l->n)
+			qsort(l->v, l->n, sizeof *l->v, cmp_index);
+		ix->cands.n = 0;
+		for (size_t i = 0; i < l->n; i++)
+			if (i == 0 || l->v[i] != l->v[i - 1])
+				ilist_push(&ix->cands, l->v[i]);
+		if (qlen + 1 > ix->lastcap) {
+			ix->lastcap = qlen + 1;
+			ix->last = realloc(ix->last, ix->lastcap);
+			if (!ix->last)
+				abort();
+		}
+		memcpy(ix->last, q, qlen + 1);
+	}
+	cands c = { ix->cands.v ? ix->cands.v : none, ix->cands.n };
+	return c;
+}
+
+sb_decision sb_decide_indexed(sb_eval_index *ix, sb_op op, const char *path, unsigned vnode)
+{
+	return decide(ix->p, ix, op, path, vnode, true);
 }
 
 int sb_op_from_convenience(const char *name)

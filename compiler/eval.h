@@ -42,6 +42,17 @@ sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned 
  * follow /tmp, file-read-metadata on the link "/tmp" is checked).  */
 sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode);
 
+/* An index of a profile's rules by the paths their filters name, for many
+ * questions to one profile (sbc diff): a question then looks only at the
+ * rules that can match its path (literal and subpath filters by their
+ * string, the rest always), with the same answers as sb_decide.  It keeps
+ * the last path's candidates, so ask about one path for many operations in
+ * a row; not thread-safe (like the filter caches).  It borrows the
+ * profile, which must not change while the index lives.  */
+typedef struct sb_eval_index sb_eval_index;
+sb_eval_index *sb_eval_index_new(const sb_profile *p);
+void sb_eval_index_free(sb_eval_index *ix);
+sb_decision sb_decide_indexed(sb_eval_index *ix, sb_op op, const char *path, unsigned vnode);
 /* Convenience names -> operation, -1 for other names: read and list ->
  * file-read-data (list: on a directory), write -> file-write-data, stat ->
  * file-read-metadata, exec -> process-exec*, create -> file-write-create,

@@ -16,29 +16,66 @@
 #include <string.h>
 #include "ast.h"
 #include "path.h"
+#include "strmap.h"
 
-typedef struct path_key path_key;
+static bool op_is_ancestor(sb_op anc, sb_op op)
+{
+	for (sb_op o = sb_op_parent(op); o != SB_OP_DEFAULT; o = sb_op_parent(o))
+		if (o == anc)
+			return true;
+	return false;
+}
+
+/* The operation of each access class: the operations make_robust adjusts
+ * rules for (with SB_OP_FILE_READ_METADATA of the ancestor grants).  */
+static const struct {
+	unsigned bit;
+	sb_op op;
+} access_ops[] = {
+	{SBX_ACC_READ, SB_OP_FILE_READ},
+	{SBX_ACC_WRITE, SB_OP_FILE_WRITE},
+	{SBX_ACC_STAT, SB_OP_FILE_READ_METADATA},
+	{SBX_ACC_EXEC, SB_OP_PROCESS_EXEC},
+};
+
+/* The first two rules (number + 1) with path filters on two different
+ * bases (filter_base), for one (op, action).  */
+typedef struct {
+	size_t e[2];
+	char *base[2];
+} base_pair;
+
+/* Where earlier rules stand, so that each new rule looks only at the rules
+ * it can relate to (see "index" below).  Rule numbers are positions in the
+ * profile plus one (0 = none); every query is over all rules so far, so the
+ * first rule to reach a key keeps it.  */
+typedef struct {
+	bool seen_op[SB_OP__COUNT];
+	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
+	sb_strmap *first;         /* key -> first rule number (see index_rule) */
+	base_pair other[SB_OP__COUNT][2];
+	sb_strmap *region;        /* deny-read region key -> first region_at */
+	struct param_region {     /* bare-param regions in order of appearance */
+		const char *param;
+		size_t e, f;
+	} *param_regions;
+	size_t nparam_regions;
+	char *key;                /* scratch for index_key */
+	size_t keycap;
+} lower_index;
+
+/* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
+typedef struct {
+	size_t e, f;
+} region_at;
 
 typedef struct {
 	const sbx_defines *defs;
 	sb_diag *d;
 	sb_profile *prof;
 	int errors;
-	/* indexes over the rules emitted so far, so each new rule looks only
-	 * at the rules that can matter to it */
-	bool named[SB_OP__COUNT];      /* operations named by a non-default rule */
-	size_t *child_rules;           /* rules naming an op that has a parent op */
-	size_t nchild_rules;
-	path_key *regions;             /* roots of denied read regions */
-	size_t nregions;
-	/* path comparisons done; bounded so no policy takes minutes */
-	unsigned long long work;
-	bool too_complex;
+	lower_index ix;
 } lower_ctx;
-
-/* About ten seconds of comparisons on a slow machine; real policies need a
- * few thousand.  */
-#define LOWER_WORK_BUDGET 100000000ULL
 
 static char *xstrdup(const char *s)
 {
@@ -171,11 +208,11 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 
 /* ---- path keys: a path expression as (param, "/suffix") ---- */
 
-struct path_key {
+typedef struct {
 	bool known;         /* false: cannot reason about it statically */
 	const char *param;  /* NULL for a static path; a list param ends in '*' */
 	const char *suffix; /* "" or "/a/b" */
-};
+} path_key;
 
 static path_key key_of(const sb_str *s)
 {
@@ -226,46 +263,253 @@ static bool suffix_under(const char *p, const char *root)
 	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
-/* Could two path filters match a common path?  Errs towards yes.  */
-static bool filters_overlap(const sb_filter *a, const sb_filter *b)
+/* ---- index: what each new rule must compare with ----
+ *
+ * make_robust asks for the first earlier rule of the other action that
+ * names a child operation and may overlap the new rule; ancestor_rule asks
+ * for the earlier read-deny regions above a re-allowed path.  Both are
+ * answered from keys (tag, op, action, base, suffix) holding the first rule
+ * that reached them; a base is "S" for static paths or "P<name>" for a
+ * param.  The answers are exactly what the pairwise scans found.  */
+
+static void index_init(lower_index *ix)
 {
-	if ((a->kind != SB_F_LITERAL && a->kind != SB_F_SUBPATH) ||
-	    (b->kind != SB_F_LITERAL && b->kind != SB_F_SUBPATH))
-		return true;
-	path_key ka = key_of(a->arg), kb = key_of(b->arg);
-	if (!same_base(ka, kb))
-		return true;
-	bool a_in_b = suffix_under(ka.suffix, kb.suffix), b_in_a = suffix_under(kb.suffix, ka.suffix);
-	if (a->kind == SB_F_LITERAL && b->kind == SB_F_LITERAL)
-		return !strcmp(ka.suffix, kb.suffix);
-	if (a->kind == SB_F_LITERAL)
-		return a_in_b;
-	if (b->kind == SB_F_LITERAL)
-		return b_in_a;
-	return a_in_b || b_in_a;
+	memset(ix, 0, sizeof *ix);
+	ix->first = sb_strmap_new();
+	ix->region = sb_strmap_new();
+	for (int o = 0; o < SB_OP__COUNT; o++)
+		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
+			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
 }
 
-static bool rules_overlap(lower_ctx *c, const sb_rule *a, const sb_rule *b)
+static void index_clear(lower_index *ix)
 {
-	if (!a->nfilters || !b->nfilters)
-		return true;
-	c->work += (unsigned long long)a->nfilters * b->nfilters;
-	for (size_t i = 0; i < a->nfilters; i++)
-		for (size_t j = 0; j < b->nfilters; j++)
-			if (filters_overlap(a->filters[i], b->filters[j]))
-				return true;
-	return false;
+	sb_strmap_free(ix->first);
+	sb_strmap_each(ix->region, free);
+	sb_strmap_free(ix->region);
+	for (size_t o = 0; o < SB_OP__COUNT; o++)
+		for (int a = 0; a < 2; a++)
+			for (int k = 0; k < 2; k++)
+				free(ix->other[o][a].base[k]);
+	free(ix->param_regions);
+	free(ix->key);
+}
+
+/* The base of a path filter whose suffixes compare (same_base), or NULL
+ * when the filter may overlap anything.  Sets *k.  Caller frees.  */
+static char *filter_base(const sb_filter *f, path_key *k)
+{
+	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
+		return NULL;
+	*k = key_of(f->arg);
+	if (!k->known || is_list_param(k->param))
+		return NULL;
+	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
+}
+
+/* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
+ * until the next call).  */
+static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			     const char *suffix, size_t sn, size_t *len)
+{
+	size_t bn = base ? strlen(base) : 0;
+	size_t n = 3 + bn + 1 + sn;
+	if (n > ix->keycap) {
+		ix->keycap = n * 2;
+		ix->key = realloc(ix->key, ix->keycap);
+		if (!ix->key)
+			abort();
+	}
+	ix->key[0] = tag;
+	ix->key[1] = (char)(op + 1);
+	ix->key[2] = (char)(a + 1);
+	memcpy(ix->key + 3, base ? base : "", bn);
+	ix->key[3 + bn] = '\0';
+	memcpy(ix->key + 4 + bn, suffix ? suffix : "", sn);
+	*len = n;
+	return ix->key;
+}
+
+static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+		      const char *suffix, size_t sn, size_t e)
+{
+	size_t len;
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, true);
+	if (!*v)
+		*v = (void *)(e + 1);
+}
+
+/* The first rule (number + 1) at a key, or 0.  */
+static size_t first_get(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			const char *suffix, size_t sn)
+{
+	size_t len;
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, false);
+	return v ? (size_t)*v : 0;
+}
+
+static size_t min_found(size_t a, size_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
+ * s cut before each '/' and s itself.  Returns how many, into cut[].  */
+static size_t prefix_cuts(const char *s, size_t **cut)
+{
+	size_t n = strlen(s), k = 0;
+	*cut = malloc((n + 1) * sizeof **cut);
+	if (!*cut)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/')
+			(*cut)[k++] = i;
+	(*cut)[k++] = n;
+	return k;
+}
+
+static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
+{
+	sb_action a = r->action;
+	first_set(ix, 'F', op, a, NULL, NULL, 0, e);
+	if (!r->nfilters)
+		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base) {
+			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+			continue;
+		}
+		base_pair *o = &ix->other[op][a];
+		if (!o->base[0]) {
+			o->e[0] = e + 1;
+			o->base[0] = xstrdup(base);
+		} else if (!o->base[1] && strcmp(o->base[0], base)) {
+			o->e[1] = e + 1;
+			o->base[1] = xstrdup(base);
+		}
+		size_t sn = strlen(k.suffix);
+		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
+			  k.suffix, sn, e);
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
+		free(cut);
+		free(base);
+	}
+}
+
+static bool rule_denies_read(const sb_rule *r);
+
+static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
+{
+	size_t len;
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
+	void **v = sb_strmap_slot(ix->region, k, len, true);
+	if (*v)
+		return;
+	region_at *at = malloc(sizeof *at);
+	if (!at)
+		abort();
+	at->e = e;
+	at->f = f;
+	*v = at;
+}
+
+static const region_at *region_get(lower_index *ix, const char *base, const char *suffix,
+				   size_t sn)
+{
+	size_t len;
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->region, k, len, false);
+	return v ? *v : NULL;
+}
+
+static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
+{
+	if (!r->nfilters)
+		region_set(ix, "S", "", e, 0);   /* everywhere */
+	for (size_t f = 0; f < r->nfilters; f++) {
+		if (r->filters[f]->kind != SB_F_SUBPATH)
+			continue;
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			continue;
+		region_set(ix, base, k.suffix, e, f);
+		free(base);
+		if (!k.param || k.suffix[0])
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < ix->nparam_regions && !seen; i++)
+			seen = !strcmp(ix->param_regions[i].param, k.param);
+		if (seen)
+			continue;
+		ix->param_regions = realloc(ix->param_regions,
+					    (ix->nparam_regions + 1) * sizeof *ix->param_regions);
+		if (!ix->param_regions)
+			abort();
+		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
+	}
+}
+
+/* Append a rule to the profile and to the index.  */
+static void add_rule(lower_ctx *c, sb_rule *r)
+{
+	size_t e = c->prof->nrules;
+	sb_profile_add_rule(c->prof, r);
+	for (size_t j = 0; j < r->nops; j++) {
+		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
+			continue;
+		c->ix.seen_op[r->ops[j]] = true;
+		if (c->ix.child_op[r->ops[j]])
+			index_filters(&c->ix, r, r->ops[j], e);
+	}
+	if (rule_denies_read(r))
+		index_regions(&c->ix, r, e);
+}
+
+/* The first earlier rule (number + 1) of action `a` naming `op` that may
+ * overlap r, or 0.  Two rules may overlap, erring towards yes, when either
+ * is unfiltered or two of their filters may: a filter other than a
+ * literal or subpath, or on another base, may overlap anything; on the
+ * same base, literals overlap when equal, a literal and a subpath when the
+ * literal lies under the subpath, two subpaths when one lies under the
+ * other.  */
+static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
+{
+	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
+	if (!r->nfilters)
+		return first_get(ix, 'F', op, a, NULL, NULL, 0);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			return first_get(ix, 'F', op, a, NULL, NULL, 0);
+		/* a filter on another base may overlap */
+		const base_pair *o = &ix->other[op][a];
+		if (o->base[0] && strcmp(o->base[0], base))
+			best = min_found(best, o->e[0]);
+		else if (o->base[1])
+			best = min_found(best, o->e[1]);
+		/* subpaths at or above, literals at, and (for a subpath) anything below */
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
+		free(cut);
+		size_t sn = strlen(k.suffix);
+		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
+		if (r->filters[f]->kind == SB_F_SUBPATH)
+			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
+		free(base);
+	}
+	return best;
 }
 
 /* ---- operations ---- */
-
-static bool op_is_ancestor(sb_op anc, sb_op op)
-{
-	for (sb_op o = sb_op_parent(op); o != SB_OP_DEFAULT; o = sb_op_parent(o))
-		if (o == anc)
-			return true;
-	return false;
-}
 
 static bool rule_names(const sb_rule *r, sb_op op)
 {
@@ -273,61 +517,6 @@ static bool rule_names(const sb_rule *r, sb_op op)
 		if (r->ops[i] == op)
 			return true;
 	return false;
-}
-
-static bool rule_denies_read(const sb_rule *r);
-
-/* True (after one error) once the comparison budget is spent.  */
-static bool over_budget(lower_ctx *c, const sb_loc *loc)
-{
-	if (c->work <= LOWER_WORK_BUDGET)
-		return false;
-	if (!c->too_complex) {
-		sb_diag_report(c->d, SB_SEV_ERROR, loc, "limit",
-			       "the policy is too complex to lower (more than %llu path comparisons); "
-			       "merge rules or use lists", LOWER_WORK_BUDGET);
-		c->errors++;
-		c->too_complex = true;
-	}
-	return true;
-}
-
-/* Append a rule and update the indexes.  */
-static void add_rule(lower_ctx *c, sb_rule *r)
-{
-	size_t idx = c->prof->nrules;
-	sb_profile_add_rule(c->prof, r);
-	bool child = false;
-	for (size_t i = 0; i < r->nops; i++) {
-		if (r->ops[i] == SB_OP_DEFAULT)
-			continue;
-		c->named[r->ops[i]] = true;
-		if (sb_op_parent(r->ops[i]) != SB_OP_DEFAULT)
-			child = true;
-	}
-	if (child) {
-		c->child_rules = realloc(c->child_rules, (c->nchild_rules + 1) * sizeof *c->child_rules);
-		if (!c->child_rules)
-			abort();
-		c->child_rules[c->nchild_rules++] = idx;
-	}
-	if (!rule_denies_read(r))
-		return;
-	for (size_t f = 0; f <= r->nfilters; f++) {
-		path_key reg = {true, NULL, ""};   /* unfiltered: everywhere */
-		if (f == r->nfilters) {
-			if (r->nfilters)
-				break;
-		} else {
-			if (r->filters[f]->kind != SB_F_SUBPATH)
-				continue;
-			reg = key_of(r->filters[f]->arg);
-		}
-		c->regions = realloc(c->regions, (c->nregions + 1) * sizeof *c->regions);
-		if (!c->regions)
-			abort();
-		c->regions[c->nregions++] = reg;
-	}
 }
 
 /* Comments the emitter writes under the origin of an adjusted rule.  */
@@ -341,6 +530,20 @@ static void add_rule(lower_ctx *c, sb_rule *r)
 #define NOTE_ANCESTORS                                                         \
 	"sbc: stat on the directories above the paths just re-allowed, for realpath()"
 
+/* A child operation to add: found in rule e (number + 1) at op index j.  */
+typedef struct {
+	size_t e, j;
+	sb_op op;
+} child_op;
+
+static int child_cmp(const void *a, const void *b)
+{
+	const child_op *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
 /* The order-robust adjustments for a new rule naming `op` (see top).  */
 static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 {
@@ -348,27 +551,40 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	if (op == SB_OP_NETWORK_ALL)
 		return;   /* unfiltered network rules: the last one wins */
 	bool related = false;
-	for (int o = 1; o < SB_OP__COUNT; o++)
-		if (c->named[o] && ((sb_op)o == op || op_is_ancestor((sb_op)o, op) ||
-				    op_is_ancestor(op, (sb_op)o)))
+	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
+		if (c->ix.seen_op[eo] &&
+		    ((sb_op)eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo)))
 			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
 		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
 		everywhere = true;
 	}
-	/* child operations named earlier with the other action */
-	for (size_t k = 0; k < c->nchild_rules && !over_budget(c, loc); k++) {
-		const sb_rule *e = p->rules[c->child_rules[k]];
-		if (e->action == r->action)
+	/* child operations named earlier with the other action, in the order
+	 * of the earlier rules that name them */
+	sb_action other = r->action == SB_ALLOW ? SB_DENY : SB_ALLOW;
+	child_op found[SB_OP__COUNT];
+	size_t nfound = 0;
+	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
+		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
 			continue;
-		for (size_t j = 0; j < e->nops; j++) {
-			sb_op eo = e->ops[j];
-			if (op_is_ancestor(op, eo) && !rule_names(r, eo) && rules_overlap(c, e, r)) {
-				sb_rule_add_op(r, eo, NULL);
-				child = true;
-			}
-		}
+		if (!c->ix.child_op[eo])
+			abort();   /* make_robust is only for the ops of access_ops */
+		size_t e = first_overlapping(&c->ix, r, eo, other);
+		if (!e)
+			continue;
+		size_t j = 0;
+		while (p->rules[e - 1]->ops[j] != (sb_op)eo)
+			j++;
+		found[nfound++] = (child_op){e, j, eo};
+	}
+	if (nfound)
+		qsort(found, nfound, sizeof *found, child_cmp);
+	for (size_t i = 0; i < nfound; i++) {
+		if (rule_names(r, found[i].op))
+			continue;
+		sb_rule_add_op(r, found[i].op, NULL);
+		child = true;
 	}
 	if (everywhere && child)
 		r->note = NOTE_EVERYWHERE_AND_CHILD;
@@ -387,17 +603,20 @@ static bool rule_denies_read(const sb_rule *r)
 		rule_names(r, SB_OP_FILE_ALL));
 }
 
-static void add_unique_filter(sb_rule *r, sb_str *s, const sb_loc *loc)
+/* Add (literal s) unless `seen` (keys of the filters added so far) has it.  */
+static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_str *s,
+			      const sb_loc *loc)
 {
 	path_key k = key_of(s);
-	for (size_t i = 0; i < r->nfilters; i++) {
-		path_key e = key_of(r->filters[i]->arg);
-		if (((!k.param && !e.param) || (k.param && e.param && !strcmp(k.param, e.param))) &&
-		    !strcmp(k.suffix, e.suffix)) {
-			sb_str_free(s);
-			return;
-		}
+	size_t len;
+	const char *key = index_key(ix, k.param ? 'P' : 'S', SB_OP_DEFAULT, SB_ALLOW,
+				    k.param ? k.param : "", k.suffix, strlen(k.suffix), &len);
+	void **v = sb_strmap_slot(seen, key, len, true);
+	if (*v) {
+		sb_str_free(s);
+		return;
 	}
+	*v = s;
 	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
 }
 
@@ -412,7 +631,8 @@ static sb_str *key_str(const char *param, const char *suffix)
 }
 
 /* Ancestors strictly between region root `reg` and target `t`.  */
-static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
+static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, sb_strmap *seen,
+		      const sb_loc *loc)
 {
 	if (!reg.known || !t.known || is_list_param(reg.param))
 		return;
@@ -426,7 +646,7 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 			char *prefix = strndup(t.suffix, i);
 			if (!prefix)
 				abort();
-			add_unique_filter(out, key_str(reg.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -439,33 +659,94 @@ static void ancestors(path_key reg, path_key t, sb_rule *out, const sb_loc *loc)
 	if (reg.param && t.param && !reg.suffix[0] && strcmp(reg.param, t.param) &&
 	    !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param))) {
 		char *name = xasprintf("%s..%s", reg.param, t.param);
-		add_unique_filter(out, sb_str_param(name), loc);
+		add_unique_filter(ix, out, seen, sb_str_param(name), loc);
 		free(name);
 		if (t.suffix[0])
-			add_unique_filter(out, sb_str_param(t.param), loc);
+			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = strndup(t.suffix, i);
 			if (!prefix)
 				abort();
-			add_unique_filter(out, key_str(t.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
 			free(prefix);
 		}
 	}
 }
 
+/* One ancestors() call: region filter f of rule e, target filter j.  */
+typedef struct {
+	size_t e, f, j;
+} anc_call;
+
+static int anc_cmp(const void *a, const void *b)
+{
+	const anc_call *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, size_t j)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = realloc(*v, *cap * sizeof **v);
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++] = (anc_call){e, f, j};
+}
+
+/* The read-deny regions that can add ancestors of the allow's filters, in
+ * rule order: the first rule of each region key is enough, as later ones
+ * add the same filters again.  */
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
+	sb_profile *p = c->prof;
 	sb_rule *anc = sb_rule_new(SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
 	anc->note = NOTE_ANCESTORS;
-	c->work += (unsigned long long)c->nregions * allow->nfilters;
-	for (size_t i = 0; i < c->nregions && !over_budget(c, loc); i++)
-		for (size_t j = 0; j < allow->nfilters; j++)
-			ancestors(c->regions[i], key_of(allow->filters[j]->arg), anc, loc);
+	anc_call *calls = NULL;
+	size_t ncalls = 0, cap = 0;
+	for (size_t j = 0; j < allow->nfilters; j++) {
+		path_key t = key_of(allow->filters[j]->arg);
+		if (!t.known)
+			continue;
+		if (!is_list_param(t.param)) {
+			/* same base: regions strictly above the target */
+			char *base = xasprintf("%c%s", t.param ? 'P' : 'S', t.param ? t.param : "");
+			size_t *cut, ncut = prefix_cuts(t.suffix, &cut);
+			for (size_t i = 0; i + 1 < ncut; i++) {
+				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
+				if (at)
+					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
+			}
+			free(cut);
+			free(base);
+		}
+		if (t.param && !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param)))
+			for (size_t i = 0; i < c->ix.nparam_regions; i++)
+				if (strcmp(c->ix.param_regions[i].param, t.param))
+					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,
+						  c->ix.param_regions[i].f, j);
+	}
+	if (ncalls)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(calls, ncalls, sizeof *calls, anc_cmp);
+	sb_strmap *seen = sb_strmap_new();
+	path_key everywhere = {true, NULL, ""};
+	for (size_t i = 0; i < ncalls; i++) {
+		const sb_rule *e = p->rules[calls[i].e];
+		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
+		ancestors(&c->ix, reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
+	}
+	sb_strmap_free(seen);
+	free(calls);
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
 		anc->note = NOTE_ANCESTORS;
@@ -476,16 +757,6 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 }
 
 /* ---- statements ---- */
-
-static const struct {
-	unsigned bit;
-	sb_op op;
-} access_ops[] = {
-	{SBX_ACC_READ, SB_OP_FILE_READ},
-	{SBX_ACC_WRITE, SB_OP_FILE_WRITE},
-	{SBX_ACC_STAT, SB_OP_FILE_READ_METADATA},
-	{SBX_ACC_EXEC, SB_OP_PROCESS_EXEC},
-};
 
 static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
 {
@@ -526,6 +797,7 @@ static const char *basename_of(const char *file)
 sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
 	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new()};
+	index_init(&c.ix);
 	c.prof->version = 1;
 	const sbx_stmt *deflt = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -557,8 +829,7 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
 	}
-	free(c.child_rules);
-	free(c.regions);
+	index_clear(&c.ix);
 	if (c.errors) {
 		sb_profile_free(c.prof);
 		return NULL;

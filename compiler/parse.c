@@ -18,11 +18,8 @@
 
 enum {
 	SBX_MAX_INCLUDE_DEPTH = 16,
-	SBX_MAX_FILE_BYTES = 4 << 20,   /* policies are small; refuse anything huge */
-	/* Checks and lowering compare rules pairwise; these bounds keep a
-	 * pathological policy to seconds.  Real policies have tens of rules.  */
-	SBX_MAX_STATEMENTS = 12000,
-	SBX_MAX_TARGETS = 48000,
+	/* room for generated policies of 100k+ rules; refuse anything huge */
+	SBX_MAX_FILE_BYTES = 64 << 20,
 };
 
 /* State shared by the top file and all its includes.  */
@@ -34,8 +31,6 @@ struct sbx_shared {
 	/* identities of the files being parsed, outermost first (cycle check) */
 	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
 	int nstack;
-	size_t ntargets;             /* targets in all rule statements so far */
-	bool too_big;                /* a size limit was reported */
 };
 
 static void *xmalloc(size_t n)
@@ -346,20 +341,6 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targets,
 		  sbx_ack *ack, sb_loc loc)
 {
-	size_t nt = targets ? targets->n : 0;
-	if (c->sh->pol->nstmts >= SBX_MAX_STATEMENTS || c->sh->ntargets + nt > SBX_MAX_TARGETS) {
-		if (!c->sh->too_big)
-			sbx_ctx_error(c, &loc, "limit",
-				      "the policy is too large (more than %d statements or %d targets); split it or use lists",
-				      SBX_MAX_STATEMENTS, SBX_MAX_TARGETS);
-		else
-			c->nerrors++;
-		c->sh->too_big = true;
-		sbx_tvec_free(targets);
-		sbx_ack_free(ack);
-		return;
-	}
-	c->sh->ntargets += nt;
 	sbx_stmt *s = new_stmt(c, SBX_STMT_RULE, loc);
 	s->action = action;
 	s->access = access;

@@ -144,8 +144,45 @@ static void check_path_string(conv *c, const sx_node *arg, sb_filter_kind kind, 
 
 static sb_filter *conv_filter(conv *c, const sx_node *n);
 
+/* A path argument that can never be a string is a type error in Apple's
+ * reader as well (a number, a boolean, (param) without a name, a number in
+ * string-append): report it instead of keeping an opaque filter.  A control
+ * character is legal SBPL but cannot be re-emitted: warn.  Returns false
+ * after an error.  */
+static bool path_arg_ok(conv *c, const sx_node *arg)
+{
+	if (arg->kind == SX_NUMBER || arg->kind == SX_BOOL) {
+		form_error(c, arg, "a path filter needs a string, not %s", arg->text ? arg->text : "a number");
+		return false;
+	}
+	if (arg->kind == SX_STRING) {
+		for (const unsigned char *p = (const unsigned char *)arg->text; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				form_warn(c, arg, "sbpl-path",
+					  "control character in a path string: it decides as written, "
+					  "but sbc and sbrun refuse to emit it%s", "");
+				break;
+			}
+		return true;
+	}
+	const char *head = sx_head(arg);
+	if (head && (!strcmp(head, "param") || !strcmp(head, "getenv")) &&
+	    (arg->nkids != 2 || arg->kids[1]->kind != SX_STRING)) {
+		form_error(c, arg, "(%s) needs exactly one string: the param name", head);
+		return false;
+	}
+	if (head && !strcmp(head, "string-append")) {
+		for (size_t i = 1; i < arg->nkids; i++)
+			if (!path_arg_ok(c, arg->kids[i]))
+				return false;
+	}
+	return true;
+}
+
 static sb_filter *path_filter_one(conv *c, sb_filter_kind kind, const sx_node *whole, const sx_node *arg)
 {
+	if (!path_arg_ok(c, arg))
+		return opaque(whole);
 	if (arg->kind == SX_STRING && strstr(arg->text, "${"))
 		form_warn(c, arg, "sbpl-expansion",
 			  "\"%s\": ${...} expansion is not modelled (unverified on macOS); the filter is kept opaque",

@@ -59,7 +59,7 @@ static void warn_at(reader *r, sb_loc loc, const char *code, const char *msg, co
 
 static bool is_delim(int c)
 {
-	return c < 0 || isspace(c) || c == '(' || c == ')' || c == '"' || c == ';';
+	return c < 0 || isspace(c) || c < 0x20 || c == 0x7f || c == '(' || c == ')' || c == '"' || c == ';';
 }
 
 static void add_comment(reader *r, size_t from, size_t to, int line, bool alone)
@@ -467,6 +467,14 @@ static sx_node *read_form(reader *r)
 	if (c == '[' || c == ']' || c == '{' || c == '}') {
 		char what[2] = { (char)c, 0 };
 		error_at(r, start, "unexpected '%s'", what);
+		advance(r);
+		return NULL;
+	}
+	if (c == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+		/* Control bytes (NUL included) are never part of a symbol.  */
+		char hex[8];
+		snprintf(hex, sizeof hex, "0x%02x", (unsigned)c);
+		error_at(r, start, "control byte %s outside a string", hex);
 		advance(r);
 		return NULL;
 	}

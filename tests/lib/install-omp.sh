@@ -9,6 +9,7 @@
 # fails (callers SKIP with the reason printed on stderr).
 set -uo pipefail
 OMP_VERSION=18.2.3
+BUN_VERSION=1.4.5   # the Bun omp 18.2.3 was studied with (omp needs >= 1.3.14)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dist="$root/tests/.omp-dist"
 bin="$dist/node_modules/.bin"
@@ -26,10 +27,10 @@ if ! command -v npm >/dev/null 2>&1; then
 	exit 77
 fi
 mkdir -p "$dist"
-echo "install-omp: installing @oh-my-pi/pi-coding-agent@$OMP_VERSION and bun into $dist (about 40 s)" >&2
+echo "install-omp: installing @oh-my-pi/pi-coding-agent@$OMP_VERSION and bun@$BUN_VERSION into $dist (about 40 s)" >&2
 # The npm cache goes into the git-ignored folder too: never into the home.
 if ! npm install --prefix "$dist" --cache "$dist/.npm-cache" --no-audit --no-fund \
-	--no-update-notifier --loglevel=error bun "@oh-my-pi/pi-coding-agent@$OMP_VERSION" >&2; then
+	--no-update-notifier --loglevel=error "bun@$BUN_VERSION" "@oh-my-pi/pi-coding-agent@$OMP_VERSION" >&2; then
 	echo "install-omp: npm install failed" >&2
 	exit 77
 fi

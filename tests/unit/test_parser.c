@@ -452,25 +452,27 @@ Test(parser, include_of_a_fifo_does_not_hang, .init = mk_tmp, .fini = rm_tmp, .t
 	fe_done(&r);
 }
 
-Test(parser, size_limits)
+Test(parser, large_policies_are_accepted)
 {
-	size_t cap = 1 << 20;
+	/* no statement or target limit: the checks and the lowering are
+	 * near-linear (tests/unit/test_scale.c compiles 20k rules) */
+	size_t cap = 1 << 16;
 	char *src = malloc(cap);
-	char *w = src + sprintf(src, "default allow;\n");
-	for (int i = 0; i < 12000; i++)
-		w += sprintf(w, "read /x;\n");
+	strcpy(src, "default allow;\n");
+	for (int i = 0; i < 1000; i++)
+		strcat(src, "read /x;\n");
 	fe_run r = fe_parse(src);
-	cr_assert(eq(ptr, r.pol, NULL));
-	cr_assert(eq(int, fe_count_lines(r.diag, "t.sbx:"), 1), "%s", r.diag);
-	cr_assert(contains(r.diag, "t.sbx:12001:1: error: the policy is too large (more than 12000 statements or 48000 targets)"), "%s", r.diag);
+	cr_assert(ne(ptr, r.pol, NULL), "%s", r.diag);
+	cr_assert(eq(int, r.errors, 0), "%s", r.diag);
+	cr_assert(eq(sz, r.pol->nstmts, 1001));
 	fe_done(&r);
-	w = src + sprintf(src, "default allow;\nread");
-	for (int i = 0; i < 48001; i++)
-		w += sprintf(w, " /y");
-	sprintf(w, ";\n");
+	strcpy(src, "default allow;\nread");
+	for (int i = 0; i < 4001; i++)
+		strcat(src, " /y");
+	strcat(src, ";\n");
 	r = fe_parse(src);
-	cr_assert(eq(ptr, r.pol, NULL));
-	cr_assert(contains(r.diag, "t.sbx:2:1: error: the policy is too large"), "%s", r.diag);
+	cr_assert(ne(ptr, r.pol, NULL), "%s", r.diag);
+	cr_assert(eq(sz, r.pol->stmts[1].ntargets, 4001));
 	fe_done(&r);
 	free(src);
 }
