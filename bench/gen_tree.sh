@@ -37,6 +37,15 @@ done
 # lives below /tmp) visible inside itself, a bind-mount alias of the home.
 mkdir "$root/tmp"
 mount -t tmpfs -o mode=1777 bench-tmp "$root/tmp"
+# A checkout below /tmp (CI may clone there) must stay visible inside: bind
+# just the project directory back (SBX_BENCH_PROJECT, set by bench/run.sh).
+proj=${SBX_BENCH_PROJECT:-}
+case $proj in
+/tmp/?*)
+	mkdir -p "$root$proj"
+	mount --rbind "$proj" "$root$proj"
+	;;
+esac
 mkdir "$root/home"
 mount -t tmpfs -o mode=0755 bench-home "$root/home"
 mkdir -p -m 0700 "$root/home/bench" "$root/home/bench/.omp"

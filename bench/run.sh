@@ -409,7 +409,7 @@ section_plan() {
 	local n last_ms="" last_n="" ms10k=""
 	for n in $TREE_SIZES; do
 		local root=$T/tree$n
-		if ! "$ROOT_DIR/bench/gen_tree.sh" "$root" "$n" 2> "$T/tree$n.err"; then
+		if ! SBX_BENCH_PROJECT=$ROOT_DIR "$ROOT_DIR/bench/gen_tree.sh" "$root" "$n" 2> "$T/tree$n.err"; then
 			na "$n" "gen_tree.sh failed: $(head -1 "$T/tree$n.err")"; continue
 		fi
 		local line="" rules="" med="" mn="" mx=""

@@ -305,6 +305,7 @@ int sb_cmd_explain(int argc, char **argv)
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
+	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
 	sb_profile *p = sb_load_profile(o.input, &o.defs, d);
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *bound = NULL;

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* doctor.c - sbrun --doctor on Linux: what this kernel can enforce.  */
 #include "linux.h"
 #include "ll_internal.h"
@@ -43,3 +44,4 @@ int sb_linux_doctor(FILE *out)
 		fprintf(out, "securityfs: /sys/kernel/security/landlock present\n");
 	return pr.eff_abi >= SB_LL_MIN_ABI_DEFAULT ? 0 : 1;
 }
+#endif /* __linux__ */

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* landlock_sys.c - Landlock syscall wrappers, the per-ABI table and the
  * kernel probe (../shared/brief/landlock.md §1-2).  */
 #include "landlock_sys.h"
@@ -194,3 +195,4 @@ const char *sb_ll_rights_str(uint64_t mask, char *buf, size_t n)
 	}
 	return buf;
 }
+#endif /* __linux__ */

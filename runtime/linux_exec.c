@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* linux_exec.c - the Linux launch sequence (../shared/brief/landlock.md §5):
  * probe -> ruleset -> CLOEXEC inherited fds -> drop capabilities when root
  * -> no_new_privs -> seccomp -> landlock_restrict_self -> execve.
@@ -267,3 +268,4 @@ out:
 		close(rfd);
 	return rc;
 }
+#endif /* __linux__ */

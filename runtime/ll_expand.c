@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* ll_expand.c - complement expansion (grant_except) and bind-mount alias
  * detection from /proc/self/mountinfo (../shared/brief/landlock.md §3).
  * Landlock can only allow: a deny inside an allowed tree is built by
@@ -348,3 +349,4 @@ size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size
 	free(fspath);
 	return added;
 }
+#endif /* __linux__ */

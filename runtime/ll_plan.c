@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* ll_plan.c - bound profile IR -> one Landlock ruleset (plan).
  *
  * Soundness is the contract: the kernel must never allow a file access that
@@ -748,3 +749,4 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan)
 {
 	return plan->net_block;
 }
+#endif /* __linux__ */

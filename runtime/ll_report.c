@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* ll_report.c - the parts of the Linux plan that are reports, not rules:
  * deny rules for operations Landlock cannot control (platform gaps, network,
  * signals) and the human-readable plan (sbrun --plan).  */
@@ -184,3 +185,4 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		}
 }
 
+#endif /* __linux__ */

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* seccomp.c - the launch filter (../shared/brief/landlock.md §5):
  * native architecture only (x32 and compat calls killed), TIOCSTI and
  * TIOCLINUX ioctls refused (low 32 bits of the command, CVE-2019-10063),
@@ -81,3 +82,4 @@ int sb_seccomp_install(bool block_af_unix, bool block_all_sockets)
 		return -1;
 	return 0;
 }
+#endif /* __linux__ */

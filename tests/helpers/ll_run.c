@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "path.h"
 #include "landlock_sys.h"
 #include "linux.h"
 #include "llspec.h"
@@ -49,7 +50,12 @@ int main(int argc, char **argv)
 			if (!eq)
 				return 2;
 			snprintf(defs[ndefs].name, sizeof defs[ndefs].name, "%.*s", (int)(eq - kv), kv);
-			snprintf(defs[ndefs].value, sizeof defs[ndefs].value, "%s", eq + 1);
+			/* As sbrun binds launch paths: /tmp, /var, /etc in their
+			 * /private form, or a rule on them never matches (a
+			 * checkout under /tmp made the probe unreadable).  */
+			char *v = eq[1] == '/' ? sb_path_private_alias(eq + 1) : strdup(eq + 1);
+			snprintf(defs[ndefs].value, sizeof defs[ndefs].value, "%s", v ? v : "");
+			free(v);
 			ndefs++;
 		} else if (!strcmp(a, "--home") && i + 1 < argc)
 			o.home = argv[++i];

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "path.h"
 #include "eval.h"
 #include "linux.h"
 #include "llspec.h"
@@ -132,7 +133,12 @@ int main(int argc, char **argv)
 			if (!eq)
 				return 2;
 			snprintf(defs[ndefs].name, sizeof defs[ndefs].name, "%.*s", (int)(eq - kv), kv);
-			snprintf(defs[ndefs].value, sizeof defs[ndefs].value, "%s", eq + 1);
+			/* As sbrun binds launch paths: /tmp, /var, /etc in their
+			 * /private form, or a rule on them never matches (a
+			 * checkout under /tmp made the probe unreadable).  */
+			char *v = eq[1] == '/' ? sb_path_private_alias(eq + 1) : strdup(eq + 1);
+			snprintf(defs[ndefs].value, sizeof defs[ndefs].value, "%s", v ? v : "");
+			free(v);
 			ndefs++;
 		} else if (!strcmp(argv[i], "--probe") && i + 1 < argc)
 			probe = argv[++i];

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* Unit tests: complement expansion on a synthetic tree (temp dir), with a
  * denied set D: symlink skip, hard-link skip, file/dir masking.  */
 #include <criterion/criterion.h>
@@ -149,3 +150,4 @@ Test(ll_expand, missing_root_fails)
 	cr_assert(eq(int, sb_ll_expand(&r, "/nonexistent/sb-ll", R, classify_d, &(dset){ 0 }), -1));
 	sb_ll_rules_clear(&r);
 }
+#endif /* __linux__ */

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* Unit tests: mountinfo parsing (octal escapes, over-mounts) and
  * bind-mount alias computation on sample text.  No kernel needed.  */
 #include <criterion/criterion.h>
@@ -98,3 +99,4 @@ Test(ll_mounts, root_fs_bind_and_overmount)
 	cr_assert(eq(sz, n, 0));
 	sb_mounts_free(&m);
 }
+#endif /* __linux__ */

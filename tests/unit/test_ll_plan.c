@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* Unit tests: the Landlock planner on profiles built with the IR API and a
  * temp tree standing in for HOME.  It walks the real "/" but asserts only
  * on the temp tree, /tmp, /dev and the notes.  */
@@ -231,3 +232,4 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 	sb_diag_free(d);
 	fclose(sink);
 }
+#endif /* __linux__ */

@@ -1,3 +1,4 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
 /* Unit tests: the Landlock ABI table (masks and attr sizes per ABI) and the
  * rights formatter.  No kernel needed.  */
 #include <criterion/criterion.h>
@@ -56,3 +57,4 @@ Test(ll_sys, losses_name_the_truncation_hole)
 	cr_assert_not_null(strstr(sb_ll_abi_losses(2), "O_TRUNC"));
 	cr_assert(eq(str, (char *)sb_ll_abi_losses(9), ""));
 }
+#endif /* __linux__ */
