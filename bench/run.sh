@@ -61,10 +61,10 @@ if [ -z "${SB_BENCH_NS_TMP:-}" ]; then
 	[ "$(id -u)" = 0 ] && renice -n -10 -p $$ > /dev/null 2>&1
 	if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
 		tmp=$(mktemp -d /tmp/sbbench.XXXXXXXX)
+		# rmdir only: the namespace's mounts are gone once it exits
+		trap 'rmdir "$tmp" 2> /dev/null || log "left $tmp (not empty?)"' EXIT
 		SB_BENCH_NS_TMP=$tmp unshare -m --propagation private "$0" "${ARGS[@]}"
-		rc=$?
-		rmdir "$tmp" 2> /dev/null || log "left $tmp (not empty?)"
-		exit $rc
+		exit $?
 	fi
 	log "not root or no unshare: running without a private mount namespace"
 	SB_BENCH_NS_TMP=none exec "$0" "${ARGS[@]}"
