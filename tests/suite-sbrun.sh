@@ -171,5 +171,13 @@ run -- --print-launch "$T/def.sb"
 ok "--print-launch keeps an inert (define ...) and the rule using it" eval \
 	'[ $rc = 0 ] && contains "$out" "(deny file-write* (hs \"/srv\"))"'
 
+# ---- tamper: the policy beside a profile inside a writable root ----
+cp "$root/examples/omp.sbx" "$H/proj/mine.sbx"
+"$B/bin/sbc" -o "$H/proj/mine.sb" "$H/proj/mine.sbx" 2>/dev/null
+run -- "$H/proj/mine.sb" /bin/true
+ok "tamper warning names the policy file beside the profile (sbc header)" eval \
+	'[ $rc = 0 ] && contains "$err" "$H/proj/mine.sbx is writable inside the sandbox" && contains "$err" "$H/proj/mine.sb is writable inside the sandbox"'
+rm -f "$H/proj/mine.sbx" "$H/proj/mine.sb"
+
 echo "sbrun: $npass passed, $nfail failed"
 [ $nfail = 0 ]
