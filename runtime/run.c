@@ -111,10 +111,10 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 	return rc;
 }
 
-/* The bound form: self-contained, decides like the original's output with
- * no -D needed (sbc explain PROFILE --op read --path ...).  */
-static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
-		       sb_diag *d)
+/* The profile with this launch's values bound, or NULL after reporting
+ * the first param nothing binds (the same refusal for every printed form).  */
+static sb_profile *bind_for_launch(const sb_profile *prof, const sb_prep *prep,
+				   const sb_bindings *user, sb_diag *d)
 {
 	sb_bindings b = { 0 };
 	sb_launch_bindings(prep, user, &b);
@@ -122,24 +122,34 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 	size_t nunbound = 0;
 	sb_profile *bound = sb_profile_bind(prof, &b, &unbound, &nunbound);
 	sb_bindings_clear(&b);
-	int rc = 0;
 	if (nunbound) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 			       "the profile uses the param \"%s\", which nothing binds; pass "
 			       "-D %s=VALUE", unbound[0], unbound[0]);
-		rc = SB_EXIT_SETUP;
-	} else {
-		printf(";; bound for this launch; sandbox-exec receives the same rules with these "
-		       "paths as -D params\n");
-		char *text = sb_profile_text(bound);
-		fputs(text, stdout);
-		free(text);
+		sb_profile_free(bound);
+		bound = NULL;
 	}
 	for (size_t i = 0; i < nunbound; i++)
 		free(unbound[i]);
 	free(unbound);
+	return bound;
+}
+
+/* The bound form: self-contained, decides like the original's output with
+ * no -D needed (sbc explain PROFILE --op read --path ...).  */
+static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
+		       sb_diag *d)
+{
+	sb_profile *bound = bind_for_launch(prof, prep, user, d);
+	if (!bound)
+		return SB_EXIT_SETUP;
+	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
+	       "paths as -D params\n");
+	char *text = sb_profile_text(bound);
+	fputs(text, stdout);
+	free(text);
 	sb_profile_free(bound);
-	return rc;
+	return 0;
 }
 
 static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *prep,
@@ -150,29 +160,15 @@ static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *p
 		       "(sandbox-exec -p TEXT -D ...)\n");
 		return print_profile(prof, prep, user, d);
 	}
-	sb_bindings b = { 0 };
-	sb_launch_bindings(prep, user, &b);
-	char **unbound = NULL;
-	size_t nunbound = 0;
-	sb_profile *bound = sb_profile_bind(prof, &b, &unbound, &nunbound);
-	sb_bindings_clear(&b);
-	int rc = 0;
-	if (nunbound) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
-			       "the profile uses the param \"%s\", which nothing binds; pass "
-			       "-D %s=VALUE", unbound[0], unbound[0]);
-		rc = SB_EXIT_SETUP;
-	} else {
-		sb_ll_plan *plan = NULL;
-		rc = sb_ll_plan_build(bound, lo, &plan, d);
-		if (rc == 0 && plan)
-			sb_ll_plan_print(plan, stdout);
-		if (plan)
-			sb_ll_plan_free(plan);
-	}
-	for (size_t i = 0; i < nunbound; i++)
-		free(unbound[i]);
-	free(unbound);
+	sb_profile *bound = bind_for_launch(prof, prep, user, d);
+	if (!bound)
+		return SB_EXIT_SETUP;
+	sb_ll_plan *plan = NULL;
+	int rc = sb_ll_plan_build(bound, lo, &plan, d);
+	if (rc == 0 && plan)
+		sb_ll_plan_print(plan, stdout);
+	if (plan)
+		sb_ll_plan_free(plan);
 	sb_profile_free(bound);
 	return rc;
 }
