@@ -21,7 +21,7 @@ VERSION := 0.1.0
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -Icompiler -Iruntime -I$(B)/gen -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -I. -I$(B)/gen -MMD -MP
 CFLAGS  += $(CSTD) $(OPT) $(WARN)
 LDLIBS  += -lm
 ifeq ($(SAN),1)
@@ -40,20 +40,42 @@ endif
 BISON ?= bison
 FLEX  ?= flex
 
-# ---- sources (wildcards: adding a file needs no Makefile change) ----
-CORE_SRC := $(filter-out %_main.c,$(wildcard compiler/*.c))
-RT_SRC   := $(filter-out %_main.c,$(wildcard runtime/*.c))
+# ---- sources: one folder per stage, one archive per folder ----
+# docs/architecture.md gives the stages and what each may use; the layer
+# check (tools/check-layers.sh, run by `make test`) links every archive
+# alone with only the archives it may use, so a forbidden call fails there.
+# Wildcards: adding a file to a stage needs no Makefile change.
+C_STAGES := common ir front check lower sbpl eval driver cli
+R_STAGES := common macos linux cli
 GRAMMARS := $(wildcard grammar/*.y)
 LEXERS   := $(wildcard grammar/*.l)
 GEN_C    := $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(GRAMMARS)) \
             $(patsubst grammar/%.l,$(B)/gen/%_lexer.c,$(LEXERS))
 GEN_H    := $(GEN_C:.c=.h)
+GEN_OBJ  := $(patsubst $(B)/gen/%.c,$(B)/obj/gen/%.o,$(GEN_C))
 
-CORE_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(CORE_SRC)) $(patsubst $(B)/gen/%.c,$(B)/obj/gen/%.o,$(GEN_C))
-RT_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(RT_SRC))
+stage_src = $(filter-out %_main.c,$(wildcard $(1)/*.c))
+# The compiler's archives, lowest first; programs link them highest first.
+$(foreach s,$(C_STAGES),$(eval C_OBJ_$(s) := $(patsubst %.c,$(B)/obj/%.o,$(call stage_src,compiler/$(s)))))
+C_OBJ_front += $(GEN_OBJ)
+$(foreach s,$(R_STAGES),$(eval R_OBJ_$(s) := $(patsubst %.c,$(B)/obj/%.o,$(call stage_src,runtime/$(s)))))
 # The runtime again, with test hooks (sandbox-exec stand-in, Landlock
 # failure injection).  Only test binaries link it; release binaries never do.
-RT_TOBJ  := $(patsubst %.c,$(B)/tobj/%.o,$(RT_SRC))
+$(foreach s,$(R_STAGES),$(eval R_TOBJ_$(s) := $(patsubst %.c,$(B)/tobj/%.o,$(call stage_src,runtime/$(s)))))
+
+clib = $(B)/lib/libsbc-$(1).a
+rlib = $(B)/lib/libsbrt-$(1).a
+rtlib = $(B)/lib/libsbrt-$(1)-test.a
+# Link order: users before what they use.
+C_LINK    := $(foreach s,cli driver lower check front eval sbpl ir common,$(call clib,$(s)))
+# What the runtime's own archives may use of the compiler (no front end,
+# no check pass, no lowering): docs/architecture.md.
+C_RT_LINK := $(foreach s,eval sbpl ir common,$(call clib,$(s)))
+# The runtime programs compile policies in-process through the driver.
+C_DRV_LINK := $(foreach s,driver lower check front eval sbpl ir common,$(call clib,$(s)))
+R_LINK    := $(foreach s,cli linux macos common,$(call rlib,$(s)))
+R_TLINK   := $(foreach s,cli linux macos common,$(call rtlib,$(s)))
+CORE_LIBS := $(C_DRV_LINK)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(B)/tobj/%.o,$(UNIT_SRC))
@@ -62,7 +84,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -85,15 +107,20 @@ $(B)/tobj/%.o: %.c | $(GEN_H)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 -I$(B)/gen $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
-$(B)/lib/libsbcore.a: $(CORE_OBJ)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && ar rcs $@ $^
-$(B)/lib/libsbrt.a: $(RT_OBJ)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && ar rcs $@ $^
-$(B)/lib/libsbrt-test.a: $(RT_TOBJ)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && ar rcs $@ $^
+define stage_archive
+$(1): $(2)
+	@mkdir -p $$(@D)
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach s,$(C_STAGES),$(eval $(call stage_archive,$(call clib,$(s)),$(C_OBJ_$(s)))))
+$(foreach s,$(R_STAGES),$(eval $(call stage_archive,$(call rlib,$(s)),$(R_OBJ_$(s)))))
+$(foreach s,$(R_STAGES),$(eval $(call stage_archive,$(call rtlib,$(s)),$(R_TOBJ_$(s)))))
+ALL_CLIBS := $(foreach s,$(C_STAGES),$(call clib,$(s)))
+ALL_RLIBS := $(foreach s,$(R_STAGES),$(call rlib,$(s)))
+
+# Every archive linked alone with only what it may use (docs/architecture.md).
+check-layers: $(ALL_CLIBS) $(ALL_RLIBS)
+	$(Q)B=$(B) CC="$(CC)" LDFLAGS="$(LDFLAGS)" tools/check-layers.sh
 
 # ---- the embedded default policy: examples/omp.sbx compiled at build time ----
 $(B)/bin/embed: tools/embed.c
@@ -109,19 +136,19 @@ $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # ---- programs ----
-$(B)/bin/sbc: $(B)/obj/compiler/sbc_main.o $(B)/lib/libsbcore.a
+$(B)/bin/sbc: $(B)/obj/compiler/cli/sbc_main.o $(C_LINK)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/bin/sbrun: $(B)/obj/runtime/sbrun_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+$(B)/bin/sbrun: $(B)/obj/runtime/cli/sbrun_main.o $(B)/obj/gen/default_profile.o $(R_LINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/bin/omp-sandboxed: $(B)/obj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+$(B)/bin/omp-sandboxed: $(B)/obj/runtime/cli/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(R_LINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/test-bin/%: $(B)/tobj/runtime/%_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+$(B)/test-bin/sbrun: $(B)/tobj/runtime/cli/sbrun_main.o $(B)/obj/gen/default_profile.o $(R_TLINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+$(B)/test-bin/omp-sandboxed: $(B)/tobj/runtime/cli/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(R_TLINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/test-bin/%: tests/helpers/%.c
@@ -129,21 +156,21 @@ $(B)/test-bin/%: tests/helpers/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -o $@ $< $(LDLIBS)
 # Helpers that link the libraries (Landlock plan and probe-tree tests).
 LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
-$(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+$(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(R_TLINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
 
 # ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
 # bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
-$(B)/bench/%: bench/%.c $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a
+$(B)/bench/%: bench/%.c $(R_LINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(B)/lib/libsbrt.a $(B)/lib/libsbcore.a $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(R_LINK) $(CORE_LIBS) $(LDLIBS)
 bench:
 	$(Q)B=$(B) bench/run.sh
 bench-quick:
 	$(Q)B=$(B) bench/run.sh --quick
 
-$(B)/tests/unit: $(UNIT_OBJ) $(B)/lib/libsbrt-test.a $(B)/lib/libsbcore.a
+$(B)/tests/unit: $(UNIT_OBJ) $(R_TLINK) $(C_LINK)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
@@ -159,7 +186,7 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory check
 
-check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit
+check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit check-layers
 	$(Q)B=$(B) tests/run-all.sh
 
 unit: $(B)/tests/unit
@@ -176,9 +203,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRC  := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-$(B)/fuzz/%: fuzz/%.c $(B)/lib/libsbcore.a
+$(B)/fuzz/%: fuzz/%.c $(C_LINK)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/lib/libsbcore.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(C_LINK) $(LDFLAGS) $(LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -197,7 +224,7 @@ clean:
 .PHONY: bench-eval
 bench-eval: $(B)/bin/eval_bench
 	$(Q)$(B)/bin/eval_bench
-$(B)/bin/eval_bench: bench/eval_bench.c $(B)/lib/libsbcore.a
+$(B)/bin/eval_bench: bench/eval_bench.c $(C_LINK)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
-#include "eval.h"
-#include "ir.h"
-#include "sbpl_load.h"
-#include "sbpl_read.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/driver/sbpl_load.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 static const char omp_profile[] =
 	"(version 1)\n"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ast.h"
-#include "diag.h"
-#include "ir.h"
-#include "linux.h"
+#include "compiler/front/ast.h"
+#include "compiler/common/diag.h"
+#include "compiler/ir/ir.h"
+#include "runtime/linux/linux.h"
 
 static double now_ms(void)
 {

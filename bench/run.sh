@@ -334,7 +334,7 @@ section_compile() {
 	fi
 	md ""
 	if [ -n "$refused" ]; then
-		md "Target: 100k rules in under 1 s: **not measurable**: sbc refuses the policy (\"$refused_why\", \`compiler/parse.c\`)"
+		md "Target: 100k rules in under 1 s: **not measurable**: sbc refuses the policy (\"$refused_why\", \`compiler/front/parse.c\`)"
 		md "in $(calc %.1f "$refused_ms") ms with a located error$extra."
 	elif [ "$t100k" = timeout ]; then
 		md "Target: 100k rules in under 1 s: **missed**: not finished after $LIMIT s$extra."

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "diag.h"
-#include "eval.h"
-#include "ir.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
 
 /* One sink per input: diagnostics are rendered (that code is fuzzed too)
  * into /dev/null.  */

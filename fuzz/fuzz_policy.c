@@ -3,9 +3,9 @@
  * emitter.  The input is .sbx text.  Properties: no crash, no leak, no
  * undefined behaviour, no hang; a failed parse reports at least one error.  */
 #include "fuzz_common.h"
-#include "ast.h"
-#include "check.h"
-#include "emit_sbpl.h"
+#include "compiler/front/ast.h"
+#include "compiler/check/check.h"
+#include "compiler/sbpl/emit_sbpl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

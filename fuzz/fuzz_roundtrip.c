@@ -5,9 +5,9 @@
  * parents, children and prefix-siblings, plus fixed system and home
  * paths) and every probed operation.  Any disagreement aborts.  */
 #include "fuzz_common.h"
-#include "ast.h"
-#include "emit_sbpl.h"
-#include "sbpl_read.h"
+#include "compiler/front/ast.h"
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

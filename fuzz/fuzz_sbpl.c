@@ -4,7 +4,7 @@
  * undefined behaviour, no hang; a refused profile reports an error; every
  * rule the reader accepts renders back to text.  */
 #include "fuzz_common.h"
-#include "sbpl_read.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,8 +16,8 @@
 %parse-param {struct sbx_pctx *ctx}
 
 %code requires {
-#include "diag.h"
-#include "parse_ctx.h"
+#include "compiler/common/diag.h"
+#include "compiler/front/parse_ctx.h"
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T
 typedef void *yyscan_t;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Homebrew (macOS) build cannot be tried here; this keeps its premise
 # true: with __linux__ undefined, the Linux-only files compile to nothing,
-# runtime/linux_other.c supplies refusing entry points, every program links,
+# runtime/linux/linux_other.c supplies refusing entry points, every program links,
 # the portable unit tests pass, and sbrun reports Landlock as unavailable
 # instead of running anything.  Unverified on macOS itself.
 set -uo pipefail

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "path.h"
-#include "landlock_sys.h"
-#include "linux.h"
+#include "compiler/common/diag.h"
+#include "compiler/common/path.h"
+#include "runtime/linux/landlock_sys.h"
+#include "runtime/linux/linux.h"
 #include "llspec.h"
 
 extern char **environ;

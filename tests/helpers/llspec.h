@@ -1,5 +1,5 @@
 /* llspec.h - test-only: a line-based profile spec for the Landlock tests,
- * until the SBPL reader (compiler/sbpl_read.h) is in main.  One rule a line:
+ * until the SBPL reader (compiler/sbpl/sbpl_read.h) is in main.  One rule a line:
  *   ACTION OP[,OP...] [KIND VALUE]...
  * ACTION allow|deny; OP an SBPL operation name; KIND literal|subpath|prefix|
  * regex|vnode (vnode VALUE: dir|file|symlink).  $NAME in a VALUE is replaced
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ir.h"
+#include "compiler/ir/ir.h"
 
 typedef struct llspec_def {
 	char name[64];
@@ -123,7 +123,7 @@ bad:
 	return NULL;
 }
 
-#include "sbpl_read.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 /* A real SBPL profile (*.sb, e.g. compiled by sbc) bound with the -D
  * values; list params (EXTRA_READ*, EXTRA_WRITE*) bound empty unless given.

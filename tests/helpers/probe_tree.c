@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "path.h"
-#include "eval.h"
-#include "linux.h"
+#include "compiler/common/diag.h"
+#include "compiler/common/path.h"
+#include "compiler/eval/eval.h"
+#include "runtime/linux/linux.h"
 #include "llspec.h"
 
 extern char **environ;

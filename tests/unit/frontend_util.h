@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
-#include "diag.h"
-#include "emit_sbpl.h"
-#include "ir.h"
+#include "compiler/front/ast.h"
+#include "compiler/common/diag.h"
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/ir/ir.h"
 
 /* A parse with its diagnostics sink.  The sink owns the interned file names
  * the policy points at, so free the policy first (fe_done does).  */

@@ -11,9 +11,9 @@
 #define TEST_CHECK_FIXTURE_H
 
 #include <stdio.h>
-#include "ast.h"
-#include "check.h"
-#include "diag.h"
+#include "compiler/front/ast.h"
+#include "compiler/check/check.h"
+#include "compiler/common/diag.h"
 
 typedef struct fx {
 	sbx_policy p;

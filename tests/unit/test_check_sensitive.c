@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sensitive.h"
+#include "compiler/common/sensitive.h"
 #include "test_check_fixture.h"
 
 #define HAS(f, s) cr_expect(strstr((f)->buf, (s)) != NULL, "missing <%s> in:\n%s", (s), (f)->buf)

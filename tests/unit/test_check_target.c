@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path.h"
-#include "target.h"
+#include "compiler/common/path.h"
+#include "compiler/check/target.h"
 #include "test_check_fixture.h"
 
 static sbx_place place(sbx_base base, const char *name, const char *rel, bool exact,

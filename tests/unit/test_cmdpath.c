@@ -1,4 +1,4 @@
-/* Unit tests for runtime/cmdpath.c: PATH search without relative entries,
+/* Unit tests for runtime/common/cmdpath.c: PATH search without relative entries,
  * interpreter lines (D12, §13).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmdpath.h"
+#include "runtime/common/cmdpath.h"
 
 static char root[256];
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "ir.h"
-#include "path.h"
+#include "compiler/common/diag.h"
+#include "compiler/ir/ir.h"
+#include "compiler/common/path.h"
 
 Test(path, normalize)
 {

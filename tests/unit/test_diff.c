@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds.h"
-#include "ir.h"
-#include "probe.h"
-#include "sbpl_read.h"
+#include "compiler/cli/cmds.h"
+#include "compiler/ir/ir.h"
+#include "compiler/eval/probe.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 static char dir[64];
 

@@ -1,4 +1,4 @@
-/* Unit tests for the SBPL emitter (compiler/emit_sbpl.c): format, string
+/* Unit tests for the SBPL emitter (compiler/sbpl/emit_sbpl.c): format, string
  * escaping and injection attempts, determinism, the atomic writer, and
  * examples/omp.sbx against the seed profile (seed-behaviour.md §2).  */
 #include <criterion/criterion.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "frontend_util.h"
-#include "path.h"
+#include "compiler/common/path.h"
 
 static bool contains(const char *hay, const char *needle)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for runtime/env.c: the clean allowlist, PASS_ENV, inherit
+/* Unit tests for runtime/common/env.c: the clean allowlist, PASS_ENV, inherit
  * mode and the loader-injection variables (seed §9, D6).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "env.h"
+#include "compiler/common/diag.h"
+#include "runtime/common/env.h"
 
 typedef struct cap {
 	char *text;

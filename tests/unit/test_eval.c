@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "eval.h"
-#include "ir.h"
-#include "sbpl_read.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 enum prof {
 	P_SEED, P_SPEC, P_UNF_AFTER, P_UNF_BEFORE, P_ORDER, P_ORDER_REV, P_DEF_END, P_DEF_NET,

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "eval.h"
-#include "ir.h"
-#include "probe.h"
-#include "sbpl_read.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/eval/probe.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 static const char *const profiles[] = {
 	"(version 1)(allow default)\n"

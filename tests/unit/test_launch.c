@@ -1,4 +1,4 @@
-/* Unit tests for runtime/launch.c: the whole launch computed exactly for
+/* Unit tests for runtime/common/launch.c: the whole launch computed exactly for
  * given inputs (the macOS form is unverified on macOS: there is no Mac here),
  * the Linux form, and the pre-launch checks on the bound profile.  */
 #include <criterion/criterion.h>
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "launch.h"
-#include "macos.h"
-#include "sbpl_read.h"
+#include "compiler/common/diag.h"
+#include "runtime/common/launch.h"
+#include "runtime/macos/macos.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 static const char profile_src[] =
 	"(version 1)\n"

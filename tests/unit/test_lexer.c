@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "frontend_util.h"
-#include "parse_ctx.h"
+#include "compiler/front/parse_ctx.h"
 #include "policy_parser.h"
 #include "policy_lexer.h"
 

@@ -1,4 +1,4 @@
-#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* Unit tests: complement expansion on a synthetic tree (temp dir), with a
  * denied set D: symlink skip, hard-link skip, file/dir masking.  */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ll_internal.h"
+#include "runtime/linux/ll_internal.h"
 
 #define R (SB_LL_READ_FILE | SB_LL_READ_DIR | SB_LL_EXECUTE)
 

@@ -1,4 +1,4 @@
-#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* Unit tests: mountinfo parsing (octal escapes, over-mounts) and
  * bind-mount alias computation on sample text.  No kernel needed.  */
 #include <criterion/criterion.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ll_internal.h"
+#include "runtime/linux/ll_internal.h"
 
 static const char sample[] =
 	"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"

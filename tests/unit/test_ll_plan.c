@@ -1,4 +1,4 @@
-#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* Unit tests: the Landlock planner on profiles built with the IR API and a
  * temp tree standing in for HOME.  It walks the real "/" but asserts only
  * on the temp tree, /tmp, /dev and the notes.  */
@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "linux.h"
-#include "ll_internal.h"
+#include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
 
 static char home[256], ws[300];
 /* The profile spells paths as Seatbelt sees them: /tmp/x is /private/tmp/x.  */

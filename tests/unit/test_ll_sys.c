@@ -1,11 +1,11 @@
-#ifdef __linux__ /* Linux only; other systems: runtime/linux_other.c */
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* Unit tests: the Landlock ABI table (masks and attr sizes per ABI) and the
  * rights formatter.  No kernel needed.  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <string.h>
 
-#include "landlock_sys.h"
+#include "runtime/linux/landlock_sys.h"
 
 Test(ll_sys, fs_mask_per_abi)
 {

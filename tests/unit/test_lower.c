@@ -1,4 +1,4 @@
-/* Unit tests for lowering (compiler/lower.c): policy -> profile IR, the
+/* Unit tests for lowering (compiler/lower/lower.c): policy -> profile IR, the
  * order-robust adjustments, the ancestor (stat) rules and -D bindings.
  * Rules are compared through the emitted SBPL body, which is the most
  * readable form of the IR.  */

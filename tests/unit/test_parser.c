@@ -1,5 +1,5 @@
 /* Unit tests for the policy parser and parse driver (grammar/policy.y,
- * compiler/parse.c): the AST built, path normalisation, includes, and
+ * compiler/front/parse.c): the AST built, path normalisation, includes, and
  * located errors, several per run.  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

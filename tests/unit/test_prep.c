@@ -1,4 +1,4 @@
-/* Unit tests for runtime/prep.c: home verification, workspace, temp dir and
+/* Unit tests for runtime/common/prep.c: home verification, workspace, temp dir and
  * extras (seed §4-§8, D3-D5, §13).  Every test builds its own tree under a
  * fresh mkdtemp directory; the real home is never used.  */
 #include <criterion/criterion.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "prep.h"
+#include "compiler/common/diag.h"
+#include "runtime/common/prep.h"
 
 static char root[256], home[300];
 static FILE *capf;

@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
-#include "check.h"
-#include "emit_sbpl.h"
-#include "eval.h"
-#include "ir.h"
-#include "probe.h"
-#include "sbpl_load.h"
-#include "sbpl_read.h"
+#include "compiler/front/ast.h"
+#include "compiler/check/check.h"
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/eval/probe.h"
+#include "compiler/driver/sbpl_load.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 /* Compare decisions of two bound profiles at every probe and operation;
  * returns the number of probes compared.  */

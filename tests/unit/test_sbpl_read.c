@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "ir.h"
-#include "sbpl_read.h"
-#include "sexp.h"
+#include "compiler/common/diag.h"
+#include "compiler/ir/ir.h"
+#include "compiler/sbpl/sbpl_read.h"
+#include "compiler/sbpl/sexp.h"
 
 static unsigned read_flags; /* SB_READ_* for rd() */
 
@@ -499,8 +499,8 @@ Test(sexp, print_and_locations)
 /* ---- fixture profiles under tests/sbpl (see tests/sbpl/README.md) ---- */
 
 #include <glob.h>
-#include "eval.h"
-#include "sbpl_load.h"
+#include "compiler/eval/eval.h"
+#include "compiler/driver/sbpl_load.h"
 
 static char *slurp(const char *file)
 {

@@ -4,9 +4,9 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "check.h"
+#include "compiler/check/check.h"
 #include "frontend_util.h"
-#include "sbpl_read.h"
+#include "compiler/sbpl/sbpl_read.h"
 
 /* Sizes: large in the normal build; smaller under ASan, where each
  * allocation costs ~50x and the whole suite runs again.  The shape and the

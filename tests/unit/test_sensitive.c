@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sensitive.h"
+#include "compiler/common/sensitive.h"
 
 #define HOME "/Users/me"
 

@@ -1,0 +1,117 @@
+/* check_wide.c - the wide-root pass (check.h, docs/checks.md).
+ *
+ * Granting write, or re-allowing read, on /, on the home directory or on an
+ * ancestor of it (/Users, /home) hands the agent every file of the user.
+ * That is an error [wide-root] unless the statement says
+ * `acknowledge wide "reason"`.  An unfiltered `allow write;` is as wide.
+ * A read allow "re-allows" when it comes after a read deny it may overlap,
+ * or when the default is deny (a missing default counts as deny here, to
+ * fail closed).  `exactly` targets name one node and are never wide.  The
+ * workspace and the other runtime roots are checked at launch.  */
+#include "compiler/check/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/check/target.h"
+
+/* Why a place is wide, or NULL.  */
+static const char *wide_reason(const sbx_place *pl, const char *home)
+{
+	const char *rel = NULL;
+	if (pl->kind == SBX_PLACE_ANY)
+		return "it applies everywhere";
+	if (pl->exact)
+		return NULL;
+	if (pl->kind == SBX_PLACE_ROOT)
+		return strcmp(pl->root, "HOME") == 0 && !*pl->path ? "it is the home directory" : NULL;
+	if (pl->kind != SBX_PLACE_ABS)
+		return NULL;
+	if (sbx_path_relation(pl->path, "/", false) == SBX_PATH_EQUAL)
+		return "it is the whole file system";
+	switch (sbx_abs_home_pos(pl->path, home, &rel)) {
+	case SBX_HOME_ABOVE:
+		return "it contains the home directory";
+	case SBX_HOME_INSIDE:
+		if (*rel)
+			return NULL;
+		return home ? "it is the home directory" : "it is a home directory";
+	case SBX_HOME_OUTSIDE:
+		break;
+	}
+	return NULL;
+}
+
+/* The last read deny before statement i that may overlap pl, or NULL.  */
+static const sbx_stmt *earlier_read_deny(const sbx_policy *p, const sbx_places *pp, size_t i,
+					 const sbx_place *pl)
+{
+	for (size_t k = i; k-- > 0;) {
+		const sbx_stmt *s = &p->stmts[k];
+		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & SBX_ACC_READ))
+			continue;
+		for (size_t t = 0; t < pp->count[k]; t++)
+			if (sbx_place_overlaps(&pp->of[k][t], pl, true) != SBX_NO)
+				return s;
+	}
+	return NULL;
+}
+
+static bool decidable_place(const sbx_place *pl)
+{
+	return pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ANY ||
+	       (pl->kind == SBX_PLACE_ROOT && strcmp(pl->root, "HOME") == 0);
+}
+
+int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+{
+	int errors = 0;
+	const char *home = sbx_bound_value(defs, "HOME");
+	if (home && home[0] != '/')
+		home = NULL;
+	bool default_deny = sbx_default_action(p, SB_DENY) == SB_DENY;
+	sbx_places pp;
+	sbx_places_init(&pp, p, defs);
+
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind != SBX_STMT_RULE)
+			continue;
+		bool acked = s->acks & SBX_ACK_WIDE;
+		bool any_wide = false, all_decidable = true;
+		size_t nt = s->ntargets ? s->ntargets : 1;
+		for (size_t t = 0; t < nt; t++) {
+			const sbx_place pl = pp.of[i][t];
+			all_decidable &= decidable_place(&pl);
+			const char *why = s->action == SB_ALLOW ? wide_reason(&pl, home) : NULL;
+			const sbx_stmt *deny = NULL;
+			bool wide_write = why && (s->access & SBX_ACC_WRITE);
+			bool wide_read = why && !wide_write && (s->access & SBX_ACC_READ) &&
+					 (default_deny || (deny = earlier_read_deny(p, &pp, i, &pl)));
+			any_wide |= wide_write || wide_read;
+			if ((wide_write || wide_read) && !acked) {
+				char *where = sbx_place_str(&pl);
+				const char *on = pl.kind == SBX_PLACE_ANY ? "" : "on ";
+				if (wide_write)
+					sb_diag_report(d, SB_SEV_ERROR, sbx_target_loc(s, t), "wide-root",
+						       "write grant %s%s is too wide: %s; narrow it, or "
+						       "add `acknowledge wide \"reason\"`", on, where, why);
+				else
+					sb_diag_report(d, SB_SEV_ERROR, sbx_target_loc(s, t), "wide-root",
+						       "read grant %s%s re-allows too much: %s%s; narrow "
+						       "it, or add `acknowledge wide \"reason\"`", on, where, why,
+						       deny ? "" : " and the default is deny");
+				if (deny)
+					sb_diag_note(d, &deny->loc, "the read deny it re-opens is here");
+				free(where);
+				errors++;
+			}
+		}
+		if (acked && !any_wide && all_decidable)
+			sb_diag_report(d, SB_SEV_WARNING, &s->loc, "unused-ack",
+				       "`acknowledge wide` on a rule that grants nothing wide; "
+				       "remove it so it cannot hide a later change");
+	}
+	sbx_places_clear(&pp);
+	return errors;
+}

@@ -1,0 +1,448 @@
+/* tindex.c - the place index of the check passes (tindex.h).  */
+#include "compiler/check/tindex.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/common/strmap.h"
+
+typedef struct {
+	size_t k;               /* statement number */
+	unsigned char action;   /* sb_action */
+	unsigned char atoms;    /* SBX_ATOM_* of the rule */
+} entry;
+
+/* Entries in statement order (a rule with several places may repeat).  */
+struct sbx_tlist {
+	entry *v;
+	size_t n, cap;
+};
+typedef struct sbx_tlist tlist;
+
+/* One normalised path of one domain.  */
+typedef struct tnode {
+	struct tnode *parent;   /* NULL for a domain's root */
+	tlist sub;     /* subtree places naming this path */
+	tlist exact;   /* `exactly` places naming this path */
+	tlist below;   /* places strictly below this path */
+} tnode;
+
+/* Nodes are allocated in blocks, freed together.  */
+typedef struct nblock {
+	struct nblock *next;
+	size_t used;
+	tnode v[256];
+} nblock;
+
+struct sbx_tindex {
+	sb_strmap *nodes;   /* domain NUL path -> tnode */
+	nblock *blocks;
+	bool with_below;
+	tlist any;          /* unfiltered rules */
+	tlist nonlist;      /* rules with a place that is not a list */
+	const tnode *abs_root;
+};
+
+static void push(tlist *l, size_t k, const sbx_stmt *s)
+{
+	if (l->n && l->v[l->n - 1].k == k)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (!l->v)
+			abort();
+	}
+	l->v[l->n++] = (entry){k, (unsigned char)s->action, (unsigned char)sbx_atoms(s->access)};
+}
+
+/* "domain" NUL "c1/c2/..." with empty and "." components dropped, as
+ * sbx_path_relation compares them.  *full is the key length, *base the
+ * offset of the path part.  Caller frees.  */
+static char *node_key(const sbx_place *pl, size_t *full, size_t *base)
+{
+	const char *root = pl->kind == SBX_PLACE_ROOT ? pl->root : "";
+	size_t rn = strlen(root), pn = strlen(pl->path);
+	char *k = malloc(rn + pn + 3);
+	if (!k)
+		abort();
+	k[0] = pl->kind == SBX_PLACE_ROOT ? 'R' : 'A';
+	memcpy(k + 1, root, rn);
+	k[rn + 1] = '\0';
+	size_t n = rn + 2;
+	*base = n;
+	for (const char *p = pl->path; *p;) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t cn = (size_t)(p - c);
+		if (cn == 0 || (cn == 1 && c[0] == '.'))
+			continue;
+		if (n > *base)
+			k[n++] = '/';
+		memcpy(k + n, c, cn);
+		n += cn;
+	}
+	*full = n;
+	return k;
+}
+
+static tnode *node_new(sbx_tindex *ix)
+{
+	if (!ix->blocks || ix->blocks->used == sizeof ix->blocks->v / sizeof *ix->blocks->v) {
+		nblock *b = calloc(1, sizeof *b);
+		if (!b)
+			abort();
+		b->next = ix->blocks;
+		ix->blocks = b;
+	}
+	return &ix->blocks->v[ix->blocks->used++];
+}
+
+static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
+{
+	void **v = sb_strmap_slot(ix->nodes, key, len, false);
+	return v ? *v : NULL;
+}
+
+/* The node of key[0..len), created with its ancestors (the path part
+ * starts at `base`).  */
+static tnode *node_make(sbx_tindex *ix, const char *key, size_t len, size_t base)
+{
+	void **v = sb_strmap_slot(ix->nodes, key, len, true);
+	if (*v)
+		return *v;
+	tnode *n = node_new(ix);
+	*v = n;
+	if (len > base) {
+		size_t up = len;
+		while (up > base && key[up - 1] != '/')
+			up--;
+		n->parent = node_make(ix, key, up > base ? up - 1 : base, base);
+	}
+	return n;
+}
+
+static bool comparable_kind(const sbx_place *pl)
+{
+	return pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ROOT;
+}
+
+static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_place *pl)
+{
+	if (pl->kind == SBX_PLACE_LIST)
+		return;   /* a list never certainly covers nor overlaps */
+	push(&ix->nonlist, k, s);
+	if (pl->kind == SBX_PLACE_ANY) {
+		push(&ix->any, k, s);
+		return;
+	}
+	size_t full, base;
+	char *key = node_key(pl, &full, &base);
+	tnode *n = node_make(ix, key, full, base);
+	push(pl->exact ? &n->exact : &n->sub, k, s);
+	if (ix->with_below)
+		for (tnode *a = n->parent; a; a = a->parent)
+			push(&a->below, k, s);
+	free(key);
+}
+
+sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
+{
+	sbx_tindex *ix = calloc(1, sizeof *ix);
+	if (!ix)
+		abort();
+	ix->nodes = sb_strmap_new();
+	ix->with_below = below;
+	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
+		for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
+			add_place(ix, k, &p->stmts[k], &pp->of[k][t]);
+	char root[2] = {'A', '\0'};
+	ix->abs_root = node_find(ix, root, 2);
+	return ix;
+}
+
+void sbx_tindex_free(sbx_tindex *ix)
+{
+	if (!ix)
+		return;
+	while (ix->blocks) {
+		nblock *b = ix->blocks;
+		for (size_t i = 0; i < b->used; i++) {
+			free(b->v[i].sub.v);
+			free(b->v[i].exact.v);
+			free(b->v[i].below.v);
+		}
+		ix->blocks = b->next;
+		free(b);
+	}
+	sb_strmap_free(ix->nodes);
+	free(ix->any.v);
+	free(ix->nonlist.v);
+	free(ix);
+}
+
+void sbx_tquery_init(sbx_tquery *q, unsigned actions, unsigned atoms)
+{
+	memset(q, 0, sizeof *q);
+	q->actions = actions;
+	q->atoms = atoms;
+}
+
+void sbx_tquery_clear(sbx_tquery *q)
+{
+	free(q->lists);
+	q->lists = NULL;
+	q->n = q->cap = 0;
+}
+
+static void want(sbx_tquery *q, const tlist *l)
+{
+	if (!l || !l->n)
+		return;
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 8;
+		q->lists = realloc(q->lists, q->cap * sizeof *q->lists);
+		if (!q->lists)
+			abort();
+	}
+	q->lists[q->n++] = l;
+}
+
+/* Add the lists of x's domain: `sub` of the strict ancestors, the lists
+ * of x's own node chosen by `own`, and `below` of x when `desc`.  */
+static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, bool own_sub,
+		      bool own_exact, bool desc)
+{
+	size_t full, base;
+	char *key = node_key(x, &full, &base);
+	for (size_t i = base; i < full; i++) {
+		if (i != base && key[i] != '/')
+			continue;
+		const tnode *n = node_find(ix, key, i);
+		if (n && n != ix->abs_root)
+			want(q, &n->sub);
+	}
+	const tnode *n = node_find(ix, key, full);
+	if (n) {
+		if (own_sub && n != ix->abs_root)
+			want(q, &n->sub);
+		if (own_exact)
+			want(q, &n->exact);
+		if (desc) {
+			if (!ix->with_below)
+				abort();   /* built without: a caller's mistake */
+			want(q, &n->below);
+		}
+	}
+	free(key);
+}
+
+void sbx_tquery_covering(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, bool unfiltered)
+{
+	if (unfiltered)
+		want(q, &ix->any);
+	if (ix->abs_root)
+		want(q, &ix->abs_root->sub);   /* "/" covers everything */
+	if (comparable_kind(x))
+		want_line(q, ix, x, true, x->exact, false);
+}
+
+void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x)
+{
+	if (x->kind == SBX_PLACE_LIST)
+		return;
+	want(q, &ix->any);
+	if (ix->abs_root)
+		want(q, &ix->abs_root->sub);
+	size_t full = 0, base = 0;
+	bool everything = x->kind == SBX_PLACE_ANY;
+	if (x->kind == SBX_PLACE_ABS && !x->exact) {
+		free(node_key(x, &full, &base));
+		everything = full == base;
+	}
+	if (everything)
+		want(q, &ix->nonlist);
+	else if (comparable_kind(x))
+		want_line(q, ix, x, true, true, !x->exact);
+}
+
+static bool matches(const sbx_tquery *q, const entry *e)
+{
+	return (q->actions & (1u << e->action)) && (q->atoms & e->atoms);
+}
+
+size_t sbx_tquery_prev(const sbx_tquery *q, size_t hi)
+{
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < q->n; i++) {
+		const tlist *l = q->lists[i];
+		size_t lo = 0, up = l->n;   /* first entry with k >= hi */
+		while (lo < up) {
+			size_t mid = lo + (up - lo) / 2;
+			if (l->v[mid].k < hi)
+				lo = mid + 1;
+			else
+				up = mid;
+		}
+		while (lo-- > 0) {
+			if (best != SIZE_MAX && l->v[lo].k <= best)
+				break;
+			if (matches(q, &l->v[lo])) {
+				best = l->v[lo].k;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+size_t sbx_tquery_next(const sbx_tquery *q, size_t lo)
+{
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < q->n; i++) {
+		const tlist *l = q->lists[i];
+		size_t a = 0, up = l->n;   /* first entry with k > lo */
+		while (a < up) {
+			size_t mid = a + (up - a) / 2;
+			if (l->v[mid].k <= lo)
+				a = mid + 1;
+			else
+				up = mid;
+		}
+		for (; a < l->n && l->v[a].k < best; a++) {
+			if (matches(q, &l->v[a])) {
+				best = l->v[a].k;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/* ---- same rules ---- */
+
+char *sbx_target_key(const sbx_target *t, size_t *len)
+{
+	/* base, exactness, name (with its length: "-" for none), then the
+	 * normalised suffix */
+	const char *rel = t->rel ? t->rel : "";
+	size_t nn = t->name ? strlen(t->name) : 0;
+	char *k = malloc(48 + nn + strlen(rel));
+	if (!k)
+		abort();
+	int h = t->name ? sprintf(k, "%d.%d.+%zu:", (int)t->base, t->exact ? 1 : 0, nn)
+			: sprintf(k, "%d.%d.-", (int)t->base, t->exact ? 1 : 0);
+	size_t n = (size_t)h;
+	memcpy(k + n, t->name ? t->name : "", nn);
+	n += nn;
+	k[n++] = '.';
+	size_t start = n;
+	for (const char *p = rel; *p;) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t cn = (size_t)(p - c);
+		if (cn == 0 || (cn == 1 && c[0] == '.'))
+			continue;
+		if (n > start)
+			k[n++] = '/';
+		memcpy(k + n, c, cn);
+		n += cn;
+	}
+	k[n] = '\0';
+	*len = n;
+	return k;
+}
+
+typedef struct {
+	char *key;
+	size_t len;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const keyed *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->key, y->key, n);
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* action, access, then the sorted distinct target keys, each with its
+ * length: equal exactly when sbx_rule_same.  */
+static char *rule_key(const sbx_stmt *s, size_t *len)
+{
+	if (s->ntargets == 1) {
+		size_t tn;
+		char *t = sbx_target_key(&s->targets[0], &tn);
+		char *k = malloc(tn + 96);
+		if (!k)
+			abort();
+		size_t n = (size_t)sprintf(k, "%d.%u.1|%zu:", (int)s->action, s->access, tn);
+		memcpy(k + n, t, tn);
+		free(t);
+		*len = n + tn;
+		return k;
+	}
+	keyed *t = calloc(s->ntargets ? s->ntargets : 1, sizeof *t);
+	if (!t)
+		abort();
+	size_t total = 64;
+	for (size_t i = 0; i < s->ntargets; i++) {
+		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
+		total += t[i].len + 24;
+	}
+	if (s->ntargets)
+		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
+	char *k = malloc(total);
+	if (!k)
+		abort();
+	size_t n = (size_t)snprintf(k, 64, "%d.%u.%d|", (int)s->action, s->access,
+				    s->ntargets ? 1 : 0);
+	for (size_t i = 0; i < s->ntargets; i++) {
+		if (i == 0 || keyed_cmp(&t[i - 1], &t[i]) != 0) {
+			n += (size_t)snprintf(k + n, 24, "%zu:", t[i].len);
+			memcpy(k + n, t[i].key, t[i].len);
+			n += t[i].len;
+		}
+	}
+	for (size_t i = 0; i < s->ntargets; i++)
+		free(t[i].key);
+	free(t);
+	*len = n;
+	return k;
+}
+
+void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
+{
+	size_t n = p->nstmts ? p->nstmts : 1;
+	*first = malloc(n * sizeof **first);
+	*later = calloc(n, sizeof **later);
+	if (!*first || !*later)
+		abort();
+	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
+	for (size_t i = 0; i < p->nstmts; i++) {
+		(*first)[i] = SIZE_MAX;
+		if (p->stmts[i].kind != SBX_STMT_RULE)
+			continue;
+		size_t len;
+		char *k = rule_key(&p->stmts[i], &len);
+		void **v = sb_strmap_slot(seen, k, len, true);
+		free(k);
+		if (*v) {
+			size_t last = (size_t)(uintptr_t)*v - 1;
+			(*first)[i] = (*first)[last];
+			(*later)[last] = true;
+		} else {
+			(*first)[i] = i;
+		}
+		*v = (void *)(uintptr_t)(i + 1);
+	}
+	sb_strmap_free(seen);
+}

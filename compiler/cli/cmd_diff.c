@@ -1,0 +1,571 @@
+/* cmd_diff.c - sbc diff: the semantic difference of two profiles.
+ *
+ * Both inputs (.sbx compiled in memory, or .sb read back) are bound with the
+ * same params and decided at every probe (probe.h) for every modelled
+ * operation.  Changes are grouped by (old deciding rule, new deciding rule)
+ * and, inside a group, operations with the same changed paths are merged.
+ * Rules for unmodelled operations (mach-lookup, ...) and unmodelled forms
+ * are compared as text.  Exit status: 0 no change, 1 only narrowing,
+ * 2 any widening (including "might now be allowed"), 3 error.  */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cli/cmds.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/eval/probe.h"
+#include "compiler/driver/sbpl_load.h"
+#include "compiler/sbpl/sbpl_read.h"
+
+enum { DX_SAME = 0, DX_NARROW = 1, DX_WIDEN = 2, DX_ERROR = 3 };
+enum { MAX_SHOWN_PATHS = 16 };
+
+/* One changed (op, path) probe.  */
+typedef struct change {
+	sb_op op;
+	size_t path;                 /* index into the probe set */
+	sb_decision_kind old_kind, new_kind;
+	const sb_rule *old_rule, *new_rule;
+} change;
+
+typedef struct changes {
+	change *v;
+	size_t n, cap;
+} changes;
+
+static void add_change(changes *c, change ch)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->v = realloc(c->v, c->cap * sizeof *c->v);
+		if (!c->v)
+			abort();
+	}
+	c->v[c->n++] = ch;
+}
+
+/* Operation, then probe: the order changes are reported in.  */
+static int change_cmp(const void *a, const void *b)
+{
+	const change *x = a, *y = b;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->path < y->path ? -1 : x->path > y->path;
+}
+
+static bool is_widening(sb_decision_kind old, sb_decision_kind new_)
+{
+	return (new_ == SB_DEC_ALLOW && old != SB_DEC_ALLOW) || (old == SB_DEC_DENY && new_ == SB_DEC_UNKNOWN);
+}
+
+static const char *change_word(sb_decision_kind old, sb_decision_kind new_)
+{
+	if (new_ == SB_DEC_ALLOW)
+		return "newly allowed";
+	if (new_ == SB_DEC_DENY)
+		return "newly denied";
+	return old == SB_DEC_DENY ? "possibly allowed now (unknown)" : "no longer surely allowed (unknown)";
+}
+
+static const char *kind_word(sb_decision_kind k)
+{
+	return k == SB_DEC_ALLOW ? "allow" : k == SB_DEC_DENY ? "deny" : "unknown";
+}
+
+/* ---- unmodelled parts compared as text ---- */
+
+enum { TX_ALLOW, TX_DENY, TX_FORM };
+
+typedef struct text_item {
+	char *text;
+	int kind;                   /* TX_*: a rule's action, or a form */
+	const sb_loc *loc;
+} text_item;
+
+typedef struct text_set {
+	text_item *v;
+	size_t n;
+} text_set;
+
+static void text_add(text_set *s, char *text, int kind, const sb_loc *loc)
+{
+	text_item *v = realloc(s->v, (s->n + 1) * sizeof *v);
+	if (!v)
+		abort();
+	s->v = v;
+	v[s->n++] = (text_item){ text, kind, loc };
+}
+
+/* Rules naming unmodelled operations, reduced to those operations, and
+ * non-definition unmodelled forms.  */
+static void collect_text(const sb_profile *p, text_set *s)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		const sb_rule *r = p->rules[i];
+		sb_rule *reduced = NULL;
+		for (size_t k = 0; k < r->nops; k++) {
+			if (r->ops[k] != SB_OP_OTHER)
+				continue;
+			if (!reduced) {
+				reduced = sb_rule_new(r->action, r->loc);
+				for (size_t j = 0; j < r->nfilters; j++)
+					sb_rule_add_filter(reduced, sb_filter_clone(r->filters[j]));
+			}
+			sb_rule_add_op(reduced, SB_OP_OTHER, r->op_names[k]);
+		}
+		if (reduced) {
+			text_add(s, sb_sbpl_rule_text(reduced), r->action == SB_ALLOW ? TX_ALLOW : TX_DENY, &r->loc);
+			sb_rule_free(reduced);
+		}
+	}
+	for (size_t i = 0; i < p->nunmodelled; i++) {
+		char *t = strdup(p->unmodelled[i].text);
+		if (!t)
+			abort();
+		text_add(s, t, TX_FORM, &p->unmodelled[i].loc);
+	}
+}
+
+static bool text_has(const text_set *s, const char *t)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].text, t))
+			return true;
+	return false;
+}
+
+static void text_free(text_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].text);
+	free(s->v);
+}
+
+/* ---- output ---- */
+
+typedef struct diff_ctx {
+	const sb_probes *probes;
+	const changes *ch;
+	bool json;
+	bool first_json;
+	FILE *out;
+} diff_ctx;
+
+static void rule_line_text(FILE *f, const char *side, sb_decision_kind k, const sb_rule *r)
+{
+	fprintf(f, "  %s: %s", side, kind_word(k));
+	if (!r) {
+		fputs(k == SB_DEC_ALLOW ? " (no rule and no default)\n" : "\n", f);
+		return;
+	}
+	char *t = sb_sbpl_rule_text(r);
+	fprintf(f, " by %s", t);
+	free(t);
+	if (r->loc.file && r->loc.line)
+		fprintf(f, " at %s:%d", r->loc.file, r->loc.line);
+	if (r->src_file)
+		fprintf(f, " (policy %s:%d)", r->src_file, r->src_line);
+	fputc('\n', f);
+}
+
+static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
+{
+	fputs("{\"decision\":", f);
+	sb_json_string(f, kind_word(k));
+	fputs(",\"rule\":", f);
+	if (r) {
+		char *t = sb_sbpl_rule_text(r);
+		sb_json_string(f, t);
+		free(t);
+		fputs(",\"file\":", f);
+		sb_json_string(f, r->loc.file);
+		fprintf(f, ",\"line\":%d,\"policy_file\":", r->loc.line);
+		if (r->src_file)
+			sb_json_string(f, r->src_file);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"policy_line\":%d}", r->src_line);
+	} else {
+		fputs("null}", f);
+	}
+}
+
+static void print_ops(FILE *f, const sb_op *ops, size_t n);
+
+/* Print the group of changes idx[0..n) sharing (kinds, rules).  Changes
+ * come in (op, path) order, so the group is a series of per-op runs; runs
+ * with the same paths are merged into one line listing their ops.  */
+static void print_group(diff_ctx *x, const size_t *idx, size_t n)
+{
+	const change *c0 = &x->ch->v[idx[0]];
+	size_t starts[SB_OP__COUNT], counts[SB_OP__COUNT], nruns = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || x->ch->v[idx[i]].op != x->ch->v[idx[i - 1]].op) {
+			starts[nruns] = i;
+			counts[nruns++] = 0;
+		}
+		counts[nruns - 1]++;
+	}
+	bool done[SB_OP__COUNT] = { false };
+	for (size_t r = 0; r < nruns; r++) {
+		if (done[r])
+			continue;
+		sb_op ops[SB_OP__COUNT];
+		size_t nops = 0;
+		for (size_t q = r; q < nruns; q++) {
+			bool same = !done[q] && counts[q] == counts[r];
+			for (size_t k = 0; same && k < counts[r]; k++)
+				same = x->ch->v[idx[starts[q] + k]].path == x->ch->v[idx[starts[r] + k]].path;
+			if (same) {
+				done[q] = true;
+				ops[nops++] = x->ch->v[idx[starts[q]]].op;
+			}
+		}
+		const size_t *paths = idx + starts[r];
+		size_t count = counts[r];
+		if (x->json) {
+			fputs(x->first_json ? "\n  " : ",\n  ", x->out);
+			x->first_json = false;
+			fputs("{\"change\":", x->out);
+			sb_json_string(x->out, change_word(c0->old_kind, c0->new_kind));
+			fprintf(x->out, ",\"widening\":%s,\"operations\":[",
+				is_widening(c0->old_kind, c0->new_kind) ? "true" : "false");
+			for (size_t k = 0; k < nops; k++) {
+				fputs(k ? "," : "", x->out);
+				sb_json_string(x->out, sb_op_name(ops[k]));
+			}
+			fputs("],\"paths\":[", x->out);
+			for (size_t k = 0; k < count; k++) {
+				fputs(k ? "," : "", x->out);
+				sb_json_string(x->out, x->probes->paths[x->ch->v[paths[k]].path]);
+			}
+			fputs("],\"old\":", x->out);
+			rule_json(x->out, c0->old_kind, c0->old_rule);
+			fputs(",\"new\":", x->out);
+			rule_json(x->out, c0->new_kind, c0->new_rule);
+			fputc('}', x->out);
+		} else {
+			fprintf(x->out, "%s:", change_word(c0->old_kind, c0->new_kind));
+			print_ops(x->out, ops, nops);
+			fputs("\n  paths:", x->out);
+			if (count == x->probes->n) {
+				fprintf(x->out, " every probed path (%zu)", count);
+			} else {
+				size_t shown = count > MAX_SHOWN_PATHS ? MAX_SHOWN_PATHS : count;
+				for (size_t k = 0; k < shown; k++)
+					fprintf(x->out, " %s", x->probes->paths[x->ch->v[paths[k]].path]);
+				if (shown < count)
+					fprintf(x->out, " ... and %zu more (--format=json lists all)", count - shown);
+			}
+			fputc('\n', x->out);
+			rule_line_text(x->out, "old", c0->old_kind, c0->old_rule);
+			rule_line_text(x->out, "new", c0->new_kind, c0->new_rule);
+		}
+	}
+}
+
+static bool descends(sb_op o, sb_op ancestor)
+{
+	for (sb_op x = sb_op_parent(o); x != SB_OP_DEFAULT; x = sb_op_parent(x))
+		if (x == ancestor)
+			return true;
+	return false;
+}
+
+/* "file-write* and the 10 operations under it, file-read-data": an op
+ * whose whole subtree is listed stands for it.  */
+static void print_ops(FILE *f, const sb_op *ops, size_t n)
+{
+	bool in[SB_OP__COUNT] = { false }, shown[SB_OP__COUNT] = { false };
+	for (size_t i = 0; i < n; i++)
+		in[ops[i]] = true;
+	const char *sep = " ";
+	for (size_t i = 0; i < n; i++) {
+		sb_op o = ops[i];
+		if (shown[o])
+			continue;
+		size_t under = 0;
+		bool whole = true;
+		for (int k = 0; k < SB_OP_OTHER; k++)
+			if (descends((sb_op)k, o)) {
+				under++;
+				whole = whole && in[k];
+			}
+		fprintf(f, "%s%s", sep, sb_op_name(o));
+		sep = ", ";
+		if (under && whole) {
+			fprintf(f, " and the %zu operation%s under it", under, under == 1 ? "" : "s");
+			for (int k = 0; k < SB_OP_OTHER; k++)
+				if (descends((sb_op)k, o))
+					shown[k] = true;
+		}
+		shown[o] = true;
+	}
+}
+
+static bool same_group(const change *a, const change *b)
+{
+	return a->old_kind == b->old_kind && a->new_kind == b->new_kind && a->old_rule == b->old_rule &&
+	       a->new_rule == b->new_rule;
+}
+
+static void print_changes(diff_ctx *x)
+{
+	size_t n = x->ch->n;
+	bool *used = calloc(n ? n : 1, sizeof *used);
+	size_t *idx = calloc(n ? n : 1, sizeof *idx);
+	if (!used || !idx)
+		abort();
+	/* Widening groups first, then narrowing; each in first-seen order. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const change *c = &x->ch->v[i];
+			if (used[i] || is_widening(c->old_kind, c->new_kind) != (pass == 0))
+				continue;
+			size_t k = 0;
+			for (size_t j = i; j < n; j++)
+				if (!used[j] && same_group(c, &x->ch->v[j])) {
+					used[j] = true;
+					idx[k++] = j;
+				}
+			print_group(x, idx, k);
+		}
+	free(used);
+	free(idx);
+}
+
+/* Has unmodelled forms other than inert ones (sbpl_read.h).  */
+static bool has_forms(const sb_profile *p)
+{
+	for (size_t i = 0; i < p->nunmodelled; i++)
+		if (strncmp(p->unmodelled[i].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)))
+			return true;
+	return false;
+}
+
+typedef struct diff_opts {
+	const char *old_file, *new_file;
+	bool json;
+	sb_bindings defs;
+} diff_opts;
+
+static void diff_usage(FILE *f)
+{
+	fputs("usage: sbc diff OLD NEW [-D NAME=VALUE]... [--format=text|json]\n"
+	      "\n"
+	      "Compare two policies (.sbx) or profiles (.sb) by their decisions: for every\n"
+	      "operation, the paths whose decision changed, with the deciding rules on both\n"
+	      "sides.  Formatting and order changes that decide the same give no output.\n"
+	      "Unbound params get the sample values of sbc explain.\n"
+	      "\n"
+	      "exit status: 0 no change, 1 only narrowing, 2 any widening, 3 error.\n", f);
+}
+
+static int parse_diff_args(diff_opts *o, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			diff_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-D")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "sbc diff: error: -D needs an argument\n");
+				return DX_ERROR;
+			}
+			if (!sb_parse_define(&o->defs, argv[++i], stderr))
+				return DX_ERROR;
+		} else if (!strncmp(a, "-D", 2)) {
+			if (!sb_parse_define(&o->defs, a + 2, stderr))
+				return DX_ERROR;
+		} else if (!strcmp(a, "--format=json") || !strcmp(a, "--format=text")) {
+			o->json = !strcmp(a, "--format=json");
+		} else if (!strcmp(a, "--format") && i + 1 < argc &&
+			   (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
+			o->json = !strcmp(argv[++i], "json");
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "sbc diff: error: unknown option '%s' (see sbc diff --help)\n", a);
+			return DX_ERROR;
+		} else if (!o->old_file) {
+			o->old_file = a;
+		} else if (!o->new_file) {
+			o->new_file = a;
+		} else {
+			fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", a);
+			return DX_ERROR;
+		}
+	}
+	if (!o->new_file) {
+		fprintf(stderr, "sbc diff: error: give OLD and NEW\n");
+		diff_usage(stderr);
+		return DX_ERROR;
+	}
+	return -1;
+}
+
+/* Compare the unmodelled parts; returns DX_* for them and prints notes.  */
+static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
+{
+	text_set ta = { 0 }, tb = { 0 };
+	collect_text(a, &ta);
+	collect_text(b, &tb);
+	int rc = DX_SAME;
+	for (int side = 0; side < 2; side++) {
+		const text_set *from = side ? &ta : &tb, *other = side ? &tb : &ta;
+		for (size_t i = 0; i < from->n; i++) {
+			if (text_has(other, from->v[i].text))
+				continue;
+			/* An added allow, a removed deny, any changed form: may widen. */
+			int k = from->v[i].kind;
+			bool widen = k == TX_FORM || (side == 0 ? k == TX_ALLOW : k == TX_DENY);
+			rc = widen ? DX_WIDEN : (rc == DX_SAME ? DX_NARROW : rc);
+			const char *what = side == 0 ? "added" : "removed";
+			if (x->json) {
+				fputs(x->first_json ? "\n  " : ",\n  ", x->out);
+				x->first_json = false;
+				fputs("{\"change\":", x->out);
+				sb_json_string(x->out, side == 0 ? "unmodelled added" : "unmodelled removed");
+				fprintf(x->out, ",\"widening\":%s,\"text\":", widen ? "true" : "false");
+				sb_json_string(x->out, from->v[i].text);
+				fputs(",\"file\":", x->out);
+				sb_json_string(x->out, from->v[i].loc->file);
+				fprintf(x->out, ",\"line\":%d}", from->v[i].loc->line);
+			} else {
+				fprintf(x->out, "%s (not evaluated, %s): %s at %s:%d\n", what,
+					widen ? "may widen" : "narrows", from->v[i].text,
+					from->v[i].loc->file ? from->v[i].loc->file : "?", from->v[i].loc->line);
+			}
+		}
+	}
+	text_free(&ta);
+	text_free(&tb);
+	return rc;
+}
+
+int sb_cmd_diff(int argc, char **argv)
+{
+	diff_opts o = { 0 };
+	int rc = parse_diff_args(&o, argc, argv);
+	if (rc >= 0) {
+		sb_bindings_clear(&o.defs);
+		return rc;
+	}
+	rc = DX_ERROR;
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "sbc");
+	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
+	sb_profile *a = sb_load_profile(o.old_file, &o.defs, d);
+	sb_profile *b = a ? sb_load_profile(o.new_file, &o.defs, d) : NULL;
+	sb_bindings used = { 0 }, samples = { 0 };
+	sb_profile *ba = NULL, *bb = NULL;
+	sb_probes probes = { 0 };
+	changes ch = { 0 };
+	if (!a || !b)
+		goto out;
+	sb_eval_bindings(a, &o.defs, &used, &samples);
+	sb_eval_bindings(b, &o.defs, &used, &samples);
+	ba = sb_profile_bind(a, &used, NULL, NULL);
+	bb = sb_profile_bind(b, &used, NULL, NULL);
+	sb_probes_add_profile(&probes, ba);
+	sb_probes_add_profile(&probes, bb);
+	sb_probes_add_system(&probes);
+	sb_probes_add_bindings(&probes, &used);
+	sb_probes_finish(&probes);
+
+	/* Unmodelled forms (import, macro calls) make every decision unknown on
+	 * their side, which would hide every rule change: compare what the
+	 * modelled rules decide, and the forms themselves as text below.  */
+	sb_unmodelled *um_a = ba->unmodelled, *um_b = bb->unmodelled;
+	size_t num_a = ba->nunmodelled, num_b = bb->nunmodelled;
+	ba->unmodelled = bb->unmodelled = NULL;
+	ba->nunmodelled = bb->nunmodelled = 0;
+
+	unsigned vnodes[9] = { 0 };
+	size_t nvnodes = 1;
+	if (probes.vnode_masks) {
+		nvnodes = 0;
+		for (unsigned bit = 0; bit < 8; bit++)
+			vnodes[nvnodes++] = 1u << bit;
+	}
+	bool widen = false, narrow = false;
+	/* every probe asks each profile ~40 questions: index the rules once,
+	 * ask per probe, and sort the changes into (operation, probe) order */
+	sb_eval_index *ia = sb_eval_index_new(ba), *ib = sb_eval_index_new(bb);
+	for (size_t i = 0; i < probes.n; i++)
+		for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++) {
+			/* With vnode filters, a probe changes when any type changes;
+			 * the first changing type is reported. */
+			for (size_t v = 0; v < nvnodes; v++) {
+				sb_decision da = sb_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision db = sb_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
+				if (da.kind == db.kind)
+					continue;
+				add_change(&ch, (change){ (sb_op)op, i, da.kind, db.kind, da.rule, db.rule });
+				if (is_widening(da.kind, db.kind))
+					widen = true;
+				else
+					narrow = true;
+				break;
+			}
+		}
+	if (ch.n)
+		qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
+	sb_eval_index_free(ia);
+	sb_eval_index_free(ib);
+
+	ba->unmodelled = um_a;
+	ba->nunmodelled = num_a;
+	bb->unmodelled = um_b;
+	bb->nunmodelled = num_b;
+
+	diff_ctx x = { &probes, &ch, o.json, true, stdout };
+	if (o.json)
+		fputs("{\"changes\":[", stdout);
+	print_changes(&x);
+	int trc = compare_text(ba, bb, &x);
+	if (trc == DX_WIDEN)
+		widen = true;
+	else if (trc == DX_NARROW)
+		narrow = true;
+	rc = widen ? DX_WIDEN : narrow ? DX_NARROW : DX_SAME;
+	if (o.json) {
+		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"params\":{",
+			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n);
+		for (size_t i = 0; i < used.n; i++) {
+			fputs(i ? "," : "", stdout);
+			sb_json_string(stdout, used.v[i].name);
+			fputs(":[", stdout);
+			for (size_t k = 0; k < used.v[i].nvalues; k++) {
+				fputs(k ? "," : "", stdout);
+				sb_json_string(stdout, used.v[i].values[k]);
+			}
+			fputc(']', stdout);
+		}
+		fputs("}}\n", stdout);
+	} else if (rc != DX_SAME) {
+		if (has_forms(ba) || has_forms(bb))
+			printf("note: decisions compare the modelled rules only; forms sbc does not evaluate "
+			       "(import, macro calls, ...) are compared as text\n");
+		printf("summary: %s (%zu probes", widen ? "widening" : "narrowing only", probes.n);
+		for (size_t i = 0; i < samples.n; i++)
+			if (samples.v[i].nvalues == 1)
+				printf(", %s=%s sample", samples.v[i].name, samples.v[i].values[0]);
+		printf(")\n");
+	}
+out:
+	sb_diag_flush(d);
+	free(ch.v);
+	sb_probes_free(&probes);
+	sb_profile_free(ba);
+	sb_profile_free(bb);
+	sb_profile_free(a);
+	sb_profile_free(b);
+	sb_bindings_clear(&used);
+	sb_bindings_clear(&samples);
+	sb_bindings_clear(&o.defs);
+	sb_diag_free(d);
+	return rc;
+}

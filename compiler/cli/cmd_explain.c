@@ -1,0 +1,349 @@
+/* cmd_explain.c - sbc explain: decide one (operation, path) question and
+ * say which rule (and which policy line) decided it.
+ *
+ * Exit status: 0 allow, 1 deny, 2 unknown, 3 error (bad arguments or an
+ * input that does not load).  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cli/cmds.h"
+#include "compiler/common/diag.h"
+#include "compiler/eval/eval.h"
+#include "compiler/ir/ir.h"
+#include "compiler/common/path.h"
+#include "compiler/driver/sbpl_load.h"
+#include "compiler/sbpl/sbpl_read.h"
+
+enum { EX_ALLOW = 0, EX_DENY = 1, EX_UNKNOWN = 2, EX_ERROR = 3 };
+
+typedef struct explain_opts {
+	const char *input;
+	const char *op_name;
+	const char *path_arg;
+	const char *vnode_name;
+	bool json;
+	sb_bindings defs;
+} explain_opts;
+
+static void explain_usage(FILE *f)
+{
+	fputs("usage: sbc explain POLICY.sbx|PROFILE.sb --op OP --path PATH [--vnode TYPE]\n"
+	      "                   [-D NAME=VALUE]... [--format=text|json]\n"
+	      "\n"
+	      "Decide whether the profile allows OP on PATH under Seatbelt's model and\n"
+	      "name the deciding rule and, for profiles made by sbc, the policy line.\n"
+	      "OP: an SBPL operation (file-read-data, file-write*, ...) or read, write,\n"
+	      "stat, list, exec, create, delete.  PATH is absolute; it may start with ~,\n"
+	      "$HOME, $WORKSPACE or $TMPDIR.  TYPE: regular-file, directory, symlink, ...\n"
+	      "Unbound params get sample values: HOME=" SB_SAMPLE_HOME ",\n"
+	      "WORKSPACE=" SB_SAMPLE_WORKSPACE ", TMPDIR=" SB_SAMPLE_TMPDIR ", lists empty.\n"
+	      "\n"
+	      "exit status: 0 allow, 1 deny, 2 unknown, 3 error.\n", f);
+}
+
+/* Returns -1 to continue, else an exit status.  */
+static int parse_args(explain_opts *o, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+		const char *val = NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			explain_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--op") || !strcmp(a, "--path") || !strcmp(a, "--vnode") || !strcmp(a, "-D") ||
+			   !strcmp(a, "--format")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "sbc explain: error: %s needs an argument\n", a);
+				return EX_ERROR;
+			}
+			val = argv[++i];
+		} else if (!strncmp(a, "--op=", 5) || !strncmp(a, "--path=", 7) || !strncmp(a, "--vnode=", 8) ||
+			   !strncmp(a, "--format=", 9)) {
+			val = strchr(a, '=') + 1;
+		} else if (!strncmp(a, "-D", 2)) {
+			if (!sb_parse_define(&o->defs, a + 2, stderr))
+				return EX_ERROR;
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "sbc explain: error: unknown option '%s' (see sbc explain --help)\n", a);
+			return EX_ERROR;
+		} else if (!o->input) {
+			o->input = a;
+			continue;
+		} else {
+			fprintf(stderr, "sbc explain: error: one input only ('%s')\n", a);
+			return EX_ERROR;
+		}
+		if (!strncmp(a, "--op", 4))
+			slot = &o->op_name;
+		else if (!strncmp(a, "--path", 6))
+			slot = &o->path_arg;
+		else if (!strncmp(a, "--vnode", 7))
+			slot = &o->vnode_name;
+		if (slot) {
+			*slot = val;
+		} else if (!strcmp(a, "-D")) {
+			if (!sb_parse_define(&o->defs, val, stderr))
+				return EX_ERROR;
+		} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
+			o->json = !strcmp(val, "json");
+		} else {
+			fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", val);
+			return EX_ERROR;
+		}
+	}
+	if (!o->input || !o->op_name || !o->path_arg) {
+		fprintf(stderr, "sbc explain: error: %s\n",
+			!o->input ? "no policy or profile given" : !o->op_name ? "--op is required" : "--path is required");
+		explain_usage(stderr);
+		return EX_ERROR;
+	}
+	return -1;
+}
+
+static const char *kind_word(sb_decision_kind k)
+{
+	return k == SB_DEC_ALLOW ? "allow" : k == SB_DEC_DENY ? "deny" : "unknown";
+}
+
+static void print_loc_json(FILE *f, const sb_loc *l)
+{
+	fputs("{\"file\":", f);
+	sb_json_string(f, l->file);
+	fprintf(f, ",\"line\":%d,\"col\":%d}", l->line, l->col);
+}
+
+static void print_rule_json(FILE *f, const sb_rule *r)
+{
+	if (!r) {
+		fputs("null", f);
+		return;
+	}
+	char *text = sb_sbpl_rule_text(r);
+	fputs("{\"text\":", f);
+	sb_json_string(f, text);
+	fputs(",\"at\":", f);
+	print_loc_json(f, &r->loc);
+	fputs(",\"policy\":", f);
+	if (r->src_file) {
+		fputs("{\"file\":", f);
+		sb_json_string(f, r->src_file);
+		fprintf(f, ",\"line\":%d}", r->src_line);
+	} else {
+		fputs("null", f);
+	}
+	fputc('}', f);
+	free(text);
+}
+
+static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *path, const char *seen,
+		       const sb_decision *d, const sb_bindings *used, const sb_bindings *samples,
+		       const char *link, const sb_decision *ld)
+{
+	fputs("{\"decision\":", f);
+	sb_json_string(f, kind_word(d->kind));
+	fputs(",\"operation\":", f);
+	sb_json_string(f, sb_op_name(op));
+	fputs(",\"via\":", f);
+	sb_json_string(f, sb_op_name(d->via_op));
+	fputs(",\"path\":", f);
+	sb_json_string(f, path);
+	fputs(",\"resolved\":", f);
+	sb_json_string(f, seen);
+	fputs(",\"rule\":", f);
+	print_rule_json(f, d->rule);
+	fputs(",\"reason\":", f);
+	if (d->reason)
+		sb_json_string(f, d->reason);
+	else
+		fputs("null", f);
+	fputs(",\"unknown_what\":", f);
+	if (d->unknown_what)
+		sb_json_string(f, d->unknown_what);
+	else
+		fputs("null", f);
+	fputs(",\"text_model\":", f);
+	sb_json_string(f, kind_word(d->text_kind));
+	fprintf(f, ",\"models_disagree\":%s,\"params\":{", d->models_disagree ? "true" : "false");
+	for (size_t i = 0; i < used->n; i++) {
+		const sb_binding *b = &used->v[i];
+		fputs(i ? "," : "", f);
+		sb_json_string(f, b->name);
+		fputs(":{\"values\":[", f);
+		for (size_t k = 0; k < b->nvalues; k++) {
+			fputs(k ? "," : "", f);
+			sb_json_string(f, b->values[k]);
+		}
+		fprintf(f, "],\"sample\":%s}", sb_bindings_get(samples, b->name) ? "true" : "false");
+	}
+	fputs("},\"symlink\":", f);
+	if (link) {
+		fputs("{\"node\":", f);
+		sb_json_string(f, link);
+		fputs(",\"operation\":\"file-read-metadata\",\"decision\":", f);
+		sb_json_string(f, kind_word(ld->kind));
+		fputs(",\"rule\":", f);
+		print_rule_json(f, ld->rule);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\"input\":", f);
+	sb_json_string(f, o->input);
+	fputs("}\n", f);
+}
+
+static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op via)
+{
+	if (!r) {
+		fprintf(f, "%s: none (no matching rule and no default: allow assumed, unverified)\n", label);
+		return;
+	}
+	char *text = sb_sbpl_rule_text(r);
+	fprintf(f, "%s: %s\n", label, text);
+	free(text);
+	if (strcmp(label, "rule") == 0)
+		fprintf(f, "  operation level: %s\n", sb_op_name(via));
+	if (r->loc.file && r->loc.line)
+		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
+	if (r->src_file)
+		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);
+}
+
+/* The symlink a path goes through (/tmp, /var, /etc), or NULL.  */
+static char *alias_link(const char *path, const char *seen)
+{
+	if (!strcmp(path, seen))
+		return NULL;
+	size_t n = strcspn(path + 1, "/") + 1;
+	return strndup(path, n);
+}
+
+static void print_link_text(FILE *f, const char *link, const char *seen, const sb_decision *ld)
+{
+	fprintf(f, "note: %s is a symlink (Seatbelt checks %s); following it needs file-read-metadata on the "
+		   "link %s itself: %s", link, seen, link, kind_word(ld->kind));
+	if (ld->rule) {
+		char *t = sb_sbpl_rule_text(ld->rule);
+		fprintf(f, " by %s", t);
+		free(t);
+		if (ld->rule->src_file)
+			fprintf(f, " (policy %s:%d)", ld->rule->src_file, ld->rule->src_line);
+	}
+	if (ld->kind != SB_DEC_ALLOW)
+		fputs("; access through this spelling may fail on a Mac", f);
+	fputc('\n', f);
+}
+
+static void print_text(FILE *f, sb_op op, const char *path, const char *seen, const sb_decision *d,
+		       const sb_bindings *used, const sb_bindings *samples)
+{
+	fprintf(f, "%s: %s %s", kind_word(d->kind), sb_op_name(op), path);
+	if (strcmp(path, seen))
+		fprintf(f, " (seen by Seatbelt as %s)", seen);
+	fputc('\n', f);
+	if (d->kind == SB_DEC_UNKNOWN) {
+		fprintf(f, "reason: %s", d->reason ? d->reason : "unknown");
+		if (d->unknown_what)
+			fprintf(f, ": %s", d->unknown_what);
+		if (d->unknown_loc.file && d->unknown_loc.line)
+			fprintf(f, " (%s:%d:%d)", d->unknown_loc.file, d->unknown_loc.line, d->unknown_loc.col);
+		fputc('\n', f);
+		if (d->rule)
+			print_rule_text(f, "undecided rule", d->rule, d->via_op);
+	} else {
+		print_rule_text(f, "rule", d->rule, d->via_op);
+	}
+	if (d->models_disagree)
+		fprintf(f, "note: the folk \"last matching rule\" reading says %s; Seatbelt consults the more "
+			   "specific operation and filtered rules first\n", kind_word(d->text_kind));
+	if (used->n) {
+		fputs("params:", f);
+		for (size_t i = 0; i < used->n; i++) {
+			const sb_binding *b = &used->v[i];
+			fprintf(f, " %s=", b->name);
+			for (size_t k = 0; k < b->nvalues; k++)
+				fprintf(f, "%s%s", k ? ":" : "", b->values[k]);
+			if (b->is_list && !b->nvalues)
+				fputs("(empty)", f);
+			if (sb_bindings_get(samples, b->name))
+				fputs(" (sample)", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+int sb_cmd_explain(int argc, char **argv)
+{
+	explain_opts o = { 0 };
+	int rc = parse_args(&o, argc, argv);
+	if (rc >= 0) {
+		sb_bindings_clear(&o.defs);
+		return rc;
+	}
+	rc = EX_ERROR;
+	int op = sb_op_from_convenience(o.op_name);
+	unsigned vnode = 0;
+	if (op < 0)
+		op = sb_op_lookup(o.op_name);
+	if (op < 0 || op == SB_OP_OTHER) {
+		fprintf(stderr, "sbc explain: error: %s operation '%s' (use an SBPL file operation or "
+				"read, write, stat, list, exec, create, delete)\n",
+			op < 0 ? "unknown" : "unmodelled", o.op_name);
+		sb_bindings_clear(&o.defs);
+		return EX_ERROR;
+	}
+	if (!strcmp(o.op_name, "list"))
+		vnode = SB_VNODE_DIRECTORY;
+	if (o.vnode_name && !(vnode = sb_vnode_from_name(o.vnode_name))) {
+		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
+		sb_bindings_clear(&o.defs);
+		return EX_ERROR;
+	}
+
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "sbc");
+	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
+	sb_profile *p = sb_load_profile(o.input, &o.defs, d);
+	sb_bindings used = { 0 }, samples = { 0 };
+	sb_profile *bound = NULL;
+	char *path = NULL, *seen = NULL;
+	if (!p)
+		goto out;
+	sb_eval_bindings(p, &o.defs, &used, &samples);
+	bound = sb_profile_bind(p, &used, NULL, NULL);
+	const char *why = NULL;
+	path = sb_query_path(o.path_arg, &used, &why);
+	if (!path) {
+		fprintf(stderr, "sbc explain: error: --path '%s': %s\n", o.path_arg, why ? why : "invalid");
+		goto out;
+	}
+	seen = sb_path_private_alias(path);
+	sb_decision dec = sb_decide(bound, (sb_op)op, path, vnode);
+	char *link = alias_link(path, seen);
+	sb_decision ld = { 0 };
+	if (link)
+		ld = sb_decide_node(bound, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
+	if (o.json) {
+		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples, link, &ld);
+	} else {
+		print_text(stdout, (sb_op)op, path, seen, &dec, &used, &samples);
+		if (link)
+			print_link_text(stdout, link, seen, &ld);
+	}
+	free(link);
+	rc = dec.kind == SB_DEC_ALLOW ? EX_ALLOW : dec.kind == SB_DEC_DENY ? EX_DENY : EX_UNKNOWN;
+out:
+	sb_diag_flush(d);
+	free(path);
+	free(seen);
+	sb_profile_free(bound);
+	sb_profile_free(p);
+	sb_bindings_clear(&used);
+	sb_bindings_clear(&samples);
+	sb_bindings_clear(&o.defs);
+	sb_diag_free(d);
+	return rc;
+}

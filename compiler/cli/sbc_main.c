@@ -1,0 +1,264 @@
+/* sbc_main.c - the sbc driver: compile, check, dump, and the explain/diff
+ * subcommands.  Usage in usage() below and in docs/language.md.  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compiler/front/ast.h"
+#include "compiler/check/check.h"
+#include "compiler/cli/cmds.h"
+#include "compiler/common/diag.h"
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/ir/ir.h"
+#include "compiler/common/path.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *out)
+{
+	fputs("usage: sbc [options] POLICY.sbx [-o OUT.sb]\n"
+	      "       sbc --check [options] POLICY.sbx...\n"
+	      "       sbc explain POLICY.sbx|PROFILE.sb --op OP --path PATH [-D NAME=VALUE]...\n"
+	      "       sbc diff OLD NEW [-D NAME=VALUE]...\n"
+	      "\n"
+	      "Compile a policy (.sbx) into an Apple SBPL profile, or check policies.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o FILE            write the profile to FILE (atomically; '-' or no -o: stdout)\n"
+	      "  -D NAME=VALUE      bind param NAME at compile time (HOME, WORKSPACE, TMPDIR,\n"
+	      "                     a $NAME param, or a list as a ':'-separated value)\n"
+	      "  --check            parse, check and lower each FILE; write nothing\n"
+	      "  -Werror            treat warnings as errors\n"
+	      "  --format=FMT       diagnostics as text (default), json or sarif\n"
+	      "  --dump-ast         print the parsed policy (includes spliced) and stop\n"
+	      "  --dump-ir          print the lowered profile IR and stop\n"
+	      "  --help, --version\n"
+	      "\n"
+	      "exit status: 0 success; 1 errors in a policy (or warnings with -Werror),\n"
+	      "or the output could not be written; 2 usage error.\n"
+	      "Language reference: docs/language.md.\n",
+	      out);
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* -D NAME=VALUE */
+static bool add_define(sbx_defines *defs, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !valid_name(arg, (size_t)(eq - arg))) {
+		fprintf(stderr, "sbc: error: -D expects NAME=VALUE with NAME a letter or '_' then letters, digits, '_': '%s'\n", arg);
+		return false;
+	}
+	if (sb_path_bad_char(eq + 1) >= 0) {
+		fprintf(stderr, "sbc: error: -D %.*s: the value contains a control character\n",
+			(int)(eq - arg), arg);
+		return false;
+	}
+	char *name = strndup(arg, (size_t)(eq - arg));
+	if (!name)
+		abort();
+	sb_bindings_set(defs, name, eq + 1);
+	free(name);
+	return true;
+}
+
+static void dump_str(const sb_str *s, FILE *out)
+{
+	switch (s->kind) {
+	case SB_STR_LIT:
+		fprintf(out, "\"%s\"", s->text);
+		break;
+	case SB_STR_PARAM:
+		fprintf(out, "$%s", s->text);
+		break;
+	case SB_STR_APPEND:
+		for (size_t i = 0; i < s->nparts; i++) {
+			fputs(i ? " + " : "", out);
+			dump_str(s->parts[i], out);
+		}
+		break;
+	}
+}
+
+static void dump_ir(const sb_profile *p, FILE *out)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		const sb_rule *r = p->rules[i];
+		fprintf(out, "%zu %s:%d %s", i, r->src_file ? r->src_file : "?", r->src_line,
+			r->action == SB_ALLOW ? "allow" : "deny");
+		for (size_t j = 0; j < r->nops; j++)
+			fprintf(out, " %s", sb_op_name(r->ops[j]));
+		for (size_t j = 0; j < r->nfilters; j++) {
+			const sb_filter *f = r->filters[j];
+			fprintf(out, " [%s ", f->kind == SB_F_LITERAL ? "literal" : f->kind == SB_F_SUBPATH ? "subpath" : "filter");
+			if (f->arg)
+				dump_str(f->arg, out);
+			fputc(']', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+typedef struct {
+	const char *out;
+	bool check, dump_ast, dump_ir, werror;
+	sb_diag_format fmt;
+	sbx_defines defs;
+	char **files;
+	size_t nfiles;
+} options;
+
+/* Parse, check, lower (and emit unless checking).  Returns an exit status.  */
+static int run_one(const options *o, const char *file, sb_diag *d)
+{
+	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
+	if (!pol)
+		return EXIT_INPUT;
+	if (o->dump_ast) {
+		sbx_policy_dump(pol, stdout);
+		sbx_policy_free(pol);
+		return EXIT_OK;
+	}
+	int before = sb_diag_errors(d);
+	sb_check_all(pol, &o->defs, d);
+	if (sb_diag_errors(d) > before) {
+		sbx_policy_free(pol);
+		return EXIT_INPUT;
+	}
+	sb_profile *prof = sbx_lower(pol, &o->defs, d);
+	sbx_policy_free(pol);
+	if (!prof)
+		return EXIT_INPUT;
+	int rc = EXIT_OK;
+	if (o->dump_ir) {
+		dump_ir(prof, stdout);
+	} else {
+		size_t len = 0;
+		char *text = sb_emit_sbpl(prof, &len, d);
+		if (!text) {
+			rc = EXIT_INPUT;
+		} else if (!o->check) {
+			const char *out = o->out ? o->out : "-";
+			if (sb_write_atomic(out, text, len) != 0) {
+				sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot write '%s': %s", out,
+					       strerror(errno));
+				rc = EXIT_INPUT;
+			}
+		}
+		free(text);
+	}
+	sb_profile_free(prof);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	/* subcommands: cmd_explain.c, cmd_diff.c (cmds.h) */
+	if (argc > 1 && !strcmp(argv[1], "explain"))
+		return sb_cmd_explain(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return sb_cmd_diff(argc - 2, argv + 2);
+
+	options o = {.fmt = SB_FMT_TEXT};
+	o.files = calloc((size_t)argc, sizeof *o.files);
+	if (!o.files)
+		abort();
+	int rc = EXIT_OK;
+	bool only_files = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
+			o.files[o.nfiles++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			only_files = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			goto out;
+		} else if (!strcmp(a, "--version")) {
+			printf("sbc %s\n", SB_VERSION);
+			goto out;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "-D")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "sbc: error: %s needs an argument\n", a);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			if (a[1] == 'o')
+				o.out = argv[++i];
+			else if (!add_define(&o.defs, argv[++i])) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+		} else if (!strncmp(a, "-D", 2)) {
+			if (!add_define(&o.defs, a + 2)) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+		} else if (!strncmp(a, "-o", 2)) {
+			o.out = a + 2;
+		} else if (!strcmp(a, "--check")) {
+			o.check = true;
+		} else if (!strcmp(a, "-Werror")) {
+			o.werror = true;
+		} else if (!strcmp(a, "--dump-ast")) {
+			o.dump_ast = true;
+		} else if (!strcmp(a, "--dump-ir")) {
+			o.dump_ir = true;
+		} else if (!strncmp(a, "--format=", 9)) {
+			const char *f = a + 9;
+			if (!strcmp(f, "text"))
+				o.fmt = SB_FMT_TEXT;
+			else if (!strcmp(f, "json"))
+				o.fmt = SB_FMT_JSON;
+			else if (!strcmp(f, "sarif"))
+				o.fmt = SB_FMT_SARIF;
+			else {
+				fprintf(stderr, "sbc: error: unknown format '%s' (text, json or sarif)\n", f);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+		} else {
+			fprintf(stderr, "sbc: error: unknown option '%s' (see sbc --help)\n", a);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (o.nfiles == 0 || (!o.check && o.nfiles > 1)) {
+		fprintf(stderr, o.nfiles ? "sbc: error: one policy file per compile (use --check for several)\n"
+					 : "sbc: error: no policy file given\n");
+		usage(stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (o.check && o.out) {
+		fprintf(stderr, "sbc: error: --check writes nothing; drop -o\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+
+	sb_diag *d = sb_diag_new(stderr, o.fmt);
+	sb_diag_set_tool(d, "sbc");
+	sb_diag_auto_colour(d);
+	sb_diag_set_werror(d, o.werror);
+	for (size_t i = 0; i < o.nfiles; i++)
+		if (run_one(&o, o.files[i], d) != EXIT_OK)
+			rc = EXIT_INPUT;
+	if (sb_diag_errors(d))
+		rc = EXIT_INPUT;
+	sb_diag_flush(d);
+	sb_diag_free(d);
+out:
+	sb_bindings_clear(&o.defs);
+	free(o.files);
+	return rc;
+}

@@ -1,0 +1,130 @@
+/* strmap.c - open-addressing hash map, FNV-1a, linear probing (strmap.h).  */
+#include "compiler/common/strmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	char *key;      /* NULL: empty */
+	size_t len;
+	uint64_t hash;
+	void *value;
+} slot;
+
+/* Keys live in chunks freed together: maps get many small keys.  */
+typedef struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+} chunk;
+
+struct sb_strmap {
+	slot *v;
+	size_t cap;     /* a power of two */
+	size_t n;
+	chunk *keys;
+};
+
+static char *key_copy(sb_strmap *m, const void *key, size_t len)
+{
+	chunk *c = m->keys;
+	if (!c || c->cap - c->used < len + 1) {
+		size_t cap = len + 1 > 60000 ? len + 1 : 60000;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			abort();
+		c->next = m->keys;
+		c->used = 0;
+		c->cap = cap;
+		m->keys = c;
+	}
+	char *k = c->data + c->used;
+	memcpy(k, key, len);
+	k[len] = '\0';
+	c->used += len + 1;
+	return k;
+}
+
+static uint64_t hash_of(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+sb_strmap *sb_strmap_new(void)
+{
+	sb_strmap *m = calloc(1, sizeof *m);
+	if (!m)
+		abort();
+	m->cap = 16;
+	m->v = calloc(m->cap, sizeof *m->v);
+	if (!m->v)
+		abort();
+	return m;
+}
+
+void sb_strmap_free(sb_strmap *m)
+{
+	if (!m)
+		return;
+	while (m->keys) {
+		chunk *next = m->keys->next;
+		free(m->keys);
+		m->keys = next;
+	}
+	free(m->v);
+	free(m);
+}
+
+static slot *find(slot *v, size_t cap, const void *key, size_t len, uint64_t h)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		if (!v[i].key || (v[i].hash == h && v[i].len == len && memcmp(v[i].key, key, len) == 0))
+			return &v[i];
+	}
+}
+
+static void grow(sb_strmap *m)
+{
+	size_t cap = m->cap * 2;
+	slot *v = calloc(cap, sizeof *v);
+	if (!v)
+		abort();
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i].key)
+			*find(v, cap, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];
+	free(m->v);
+	m->v = v;
+	m->cap = cap;
+}
+
+void **sb_strmap_slot(sb_strmap *m, const void *key, size_t len, bool create)
+{
+	uint64_t h = hash_of(key, len);
+	slot *s = find(m->v, m->cap, key, len, h);
+	if (s->key)
+		return &s->value;
+	if (!create)
+		return NULL;
+	if ((m->n + 1) * 4 > m->cap * 3) {
+		grow(m);
+		s = find(m->v, m->cap, key, len, h);
+	}
+	s->key = key_copy(m, key, len);
+	s->len = len;
+	s->hash = h;
+	s->value = NULL;
+	m->n++;
+	return &s->value;
+}
+
+void sb_strmap_each(sb_strmap *m, void (*fn)(void *value))
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i].key)
+			fn(m->v[i].value);
+}

@@ -1,0 +1,219 @@
+/* sbpl_load.c - load and bind profiles for sbc explain / sbc diff.  */
+#include "compiler/driver/sbpl_load.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/front/ast.h"
+#include "compiler/check/check.h"
+#include "compiler/common/path.h"
+#include "compiler/sbpl/sbpl_read.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d)
+{
+	if (!ends_with(file, ".sbx"))
+		return sb_sbpl_read_file_ex(file, d, SB_READ_CONDITIONALS);
+	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
+	if (!pol)
+		return NULL;
+	int before = sb_diag_errors(d);
+	sb_check_all(pol, defs, d);
+	sb_profile *p = NULL;
+	if (sb_diag_errors(d) == before)
+		p = sbx_lower(pol, defs, d);
+	sbx_policy_free(pol);
+	return p;
+}
+
+static void split_list(sb_bindings *out, const char *name, const char *value)
+{
+	char *copy = strdup(value);
+	if (!copy)
+		abort();
+	const char **items = calloc(strlen(value) + 1, sizeof *items);
+	if (!items)
+		abort();
+	size_t n = 0;
+	for (char *save = NULL, *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+		items[n++] = tok;
+	sb_bindings_set_list(out, name, items, n);
+	free(items);
+	free(copy);
+}
+
+void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings *out,
+		      sb_bindings *samples)
+{
+	size_t n = 0;
+	char **params = sb_profile_params(p, &n);
+	for (size_t i = 0; i < defs->n; i++) {
+		const sb_binding *bd = &defs->v[i];
+		char *list_name = NULL;
+		if (asprintf(&list_name, "%s*", bd->name) < 0)
+			abort();
+		bool is_list = bd->is_list;
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(params[k], list_name))
+				is_list = true;
+		free(list_name);
+		if (is_list && !bd->is_list && bd->nvalues == 1)
+			split_list(out, bd->name, bd->values[0]);
+		else if (bd->is_list || bd->nvalues != 1)
+			sb_bindings_set_list(out, bd->name, (const char *const *)bd->values, bd->nvalues);
+		else
+			sb_bindings_set(out, bd->name, bd->values[0]);
+	}
+	/* sbrun --print-profile writes its -D list as header comments
+	 * (";;   -D NAME=VALUE"): values the command line did not give. */
+	for (size_t i = 0; i < p->nheader; i++) {
+		const char *h = p->header[i];
+		if (strncmp(h, "-D ", 3))
+			continue;
+		const char *name = h + 3, *eq = strchr(name, '=');
+		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
+			continue;
+		char *nm = strndup(name, (size_t)(eq - name));
+		if (!nm)
+			abort();
+		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
+			sb_bindings_set(out, nm, eq + 1);
+		free(nm);
+	}
+	static const char *const samples_tab[][2] = {
+		{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
+	};
+	for (size_t k = 0; k < 3; k++)
+		if (!sb_bindings_get(out, samples_tab[k][0])) {
+			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);
+			if (samples)
+				sb_bindings_set(samples, samples_tab[k][0], samples_tab[k][1]);
+		}
+	for (size_t k = 0; k < n; k++) {
+		size_t len = strlen(params[k]);
+		if (len > 1 && params[k][len - 1] == '*' && !strstr(params[k], "..")) {
+			char *base = strndup(params[k], len - 1);
+			if (!base)
+				abort();
+			if (!sb_bindings_get(out, base)) {
+				sb_bindings_set_list(out, base, NULL, 0);
+				if (samples)
+					sb_bindings_set_list(samples, base, NULL, 0);
+			}
+			free(base);
+		}
+		free(params[k]);
+	}
+	free(params);
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+bool sb_parse_define(sb_bindings *defs, const char *arg, FILE *err)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !valid_name(arg, (size_t)(eq - arg))) {
+		fprintf(err, "sbc: error: -D expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_'): '%s'\n", arg);
+		return false;
+	}
+	if (sb_path_bad_char(eq + 1) >= 0) {
+		fprintf(err, "sbc: error: -D %.*s: the value contains a control character\n", (int)(eq - arg), arg);
+		return false;
+	}
+	char *name = strndup(arg, (size_t)(eq - arg));
+	if (!name)
+		abort();
+	sb_bindings_set(defs, name, eq + 1);
+	free(name);
+	return true;
+}
+
+char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
+{
+	char *expanded = NULL;
+	const char *rest = NULL;
+	const sb_binding *bd = NULL;
+	if (arg[0] == '~' && (arg[1] == '\0' || arg[1] == '/')) {
+		bd = sb_bindings_get(b, "HOME");
+		rest = arg + 1;
+	} else if (arg[0] == '$') {
+		size_t n = 1;
+		while (isalnum((unsigned char)arg[n]) || arg[n] == '_')
+			n++;
+		char *name = strndup(arg + 1, n - 1);
+		if (!name)
+			abort();
+		bd = sb_bindings_get(b, name);
+		free(name);
+		rest = arg + n;
+		if (!bd || bd->nvalues != 1) {
+			*why = "the variable at the start of the path is not bound (use -D NAME=VALUE)";
+			return NULL;
+		}
+	}
+	if (rest) {
+		if (!bd || bd->nvalues != 1) {
+			*why = "HOME is not bound";
+			return NULL;
+		}
+		if (asprintf(&expanded, "%s%s", bd->values[0], rest) < 0)
+			abort();
+		arg = expanded;
+	}
+	char *norm = NULL;
+	if (arg[0] != '/')
+		*why = "the path must be absolute";
+	else if (sb_path_bad_char(arg) >= 0)
+		*why = "the path contains a control character";
+	else
+		norm = sb_path_normalize(arg, why);
+	free(expanded);
+	return norm;
+}
+
+unsigned sb_vnode_from_name(const char *name)
+{
+	static const struct { const char *name; unsigned bit; } names[] = {
+		{ "regular-file", SB_VNODE_REGULAR }, { "file", SB_VNODE_REGULAR },
+		{ "directory", SB_VNODE_DIRECTORY }, { "dir", SB_VNODE_DIRECTORY },
+		{ "symlink", SB_VNODE_SYMLINK }, { "character-device", SB_VNODE_CHAR },
+		{ "block-device", SB_VNODE_BLOCK }, { "socket", SB_VNODE_SOCKET },
+		{ "fifo", SB_VNODE_FIFO }, { "tty", SB_VNODE_TTY },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcasecmp(name, names[i].name))
+			return names[i].bit;
+	return 0;
+}
+
+void sb_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}

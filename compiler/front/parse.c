@@ -1,0 +1,590 @@
+/* parse.c - the parse driver: reads policy files, runs the generated
+ * scanner and parser (grammar/policy.[ly]), splices includes in place and
+ * builds the sbx_policy.  Grammar actions land in the sbx_ctx_* functions.  */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "compiler/front/ast.h"
+#include "compiler/front/parse_ctx.h"
+#include "compiler/common/path.h"
+#include "policy_parser.h"
+#include "policy_lexer.h"
+
+enum {
+	SBX_MAX_INCLUDE_DEPTH = 16,
+	/* room for generated policies of 100k+ rules; refuse anything huge */
+	SBX_MAX_FILE_BYTES = 64 << 20,
+};
+
+/* State shared by the top file and all its includes.  */
+struct sbx_shared {
+	sbx_policy *pol;
+	size_t cap;
+	char **lists;                /* declared list names (EXTRA_* predeclared) */
+	size_t nlists;
+	/* identities of the files being parsed, outermost first (cycle check) */
+	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
+	int nstack;
+};
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		abort();
+	return p;
+}
+
+void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char *fmt, ...)
+{
+	c->nerrors++;
+	if (c->gave_up)
+		return;   /* counted, not printed: the rest is noise */
+	va_list ap;
+	va_start(ap, fmt);
+	sb_diag_vreport(c->d, SB_SEV_ERROR, loc, code, fmt, ap);
+	va_end(ap);
+	if (c->nerrors >= SBX_MAX_ERRORS_PER_FILE) {
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, code,
+			       "too many errors in '%s'; giving up on the rest of it", c->file);
+		c->gave_up = true;
+	}
+}
+
+void sbx_ctx_lex_error(sbx_pctx *c, const sb_loc *loc, const char *fmt, ...)
+{
+	if (c->lex_error)
+		return;
+	c->lex_error = true;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	sbx_ctx_error(c, loc, "syntax", "%s", buf);
+}
+
+/* ---- targets ---- */
+
+void sbx_target_clear(sbx_target *t)
+{
+	if (!t)
+		return;
+	free(t->name);
+	free(t->rel);
+	t->name = t->rel = NULL;
+}
+
+void sbx_target_free(sbx_target *t)
+{
+	sbx_target_clear(t);
+	free(t);
+}
+
+sbx_tvec *sbx_tvec_add(sbx_tvec *v, sbx_target *t)
+{
+	if (!v) {
+		v = xmalloc(sizeof *v);
+		v->v = NULL;
+		v->n = 0;
+	}
+	sbx_target *nv = realloc(v->v, (v->n + 1) * sizeof *nv);
+	if (!nv)
+		abort();
+	v->v = nv;
+	v->v[v->n++] = *t;
+	free(t);
+	return v;
+}
+
+void sbx_tvec_free(sbx_tvec *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		sbx_target_clear(&v->v[i]);
+	free(v->v);
+	free(v);
+}
+
+sbx_ack *sbx_ack_new(unsigned kinds, char *reason, sb_loc loc)
+{
+	sbx_ack *a = xmalloc(sizeof *a);
+	a->kinds = kinds;
+	a->reason = reason;
+	a->loc = loc;
+	return a;
+}
+
+void sbx_ack_free(sbx_ack *a)
+{
+	if (!a)
+		return;
+	free(a->reason);
+	free(a);
+}
+
+static bool list_declared(const struct sbx_shared *sh, const char *name)
+{
+	for (size_t i = 0; i < sh->nlists; i++)
+		if (!strcmp(sh->lists[i], name))
+			return true;
+	return false;
+}
+
+/* Normalise a relative suffix ("a//b/./c/" -> "a/b/c").  NULL on "..".  */
+static char *normal_rel(sbx_pctx *c, const char *rel, const char *whole, const sb_loc *loc)
+{
+	char *abs;
+	if (asprintf(&abs, "/%s", rel) < 0)
+		abort();
+	const char *why = NULL;
+	char *n = sb_path_normalize(abs, &why);
+	free(abs);
+	if (!n) {
+		sbx_ctx_error(c, loc, "path", "invalid path '%s': %s", whole,
+			      why ? why : "not a normal path");
+		return NULL;
+	}
+	char *out = xstrdup(n + 1);   /* drop the leading '/'; "/" -> "" */
+	free(n);
+	return out;
+}
+
+static const struct {
+	const char *word;
+	sbx_base base;
+} sbx_roots[] = {
+	{"home", SBX_BASE_HOME},
+	{"workspace", SBX_BASE_WORKSPACE},
+	{"tmpdir", SBX_BASE_TMPDIR},
+	{"HOME", SBX_BASE_HOME},
+	{"WORKSPACE", SBX_BASE_WORKSPACE},
+	{"TMPDIR", SBX_BASE_TMPDIR},
+};
+
+/* Split "word/rest" at the first '/'; *rest points after it or at "".  */
+static char *split_head(const char *text, const char **rest)
+{
+	const char *slash = strchr(text, '/');
+	size_t n = slash ? (size_t)(slash - text) : strlen(text);
+	char *head = xmalloc(n + 1);
+	memcpy(head, text, n);
+	head[n] = '\0';
+	*rest = slash ? slash + 1 : "";
+	return head;
+}
+
+static bool root_base(const char *word, bool dollar, sbx_base *base)
+{
+	for (size_t i = 0; i < sizeof sbx_roots / sizeof sbx_roots[0]; i++)
+		if (!strcmp(word, sbx_roots[i].word) && (dollar == (word[0] >= 'A' && word[0] <= 'Z'))) {
+			*base = sbx_roots[i].base;
+			return true;
+		}
+	return false;
+}
+
+sbx_target *sbx_ctx_target(sbx_pctx *c, sbx_path_token kind, char *text, sb_loc loc)
+{
+	sbx_target *t = xmalloc(sizeof *t);
+	memset(t, 0, sizeof *t);
+	t->loc = loc;
+	t->base = SBX_BASE_ABS;
+	int bad = sb_path_bad_char(text);
+	if (bad >= 0) {
+		sbx_ctx_error(c, &loc, "path", "control character 0x%02x in path",
+			      (unsigned char)text[bad]);
+		t->rel = xstrdup("/");
+		free(text);
+		return t;
+	}
+	if (kind == SBX_PT_QUOTED) {
+		if (text[0] == '/')
+			kind = SBX_PT_ABS;
+		else if (text[0] == '~')
+			kind = SBX_PT_TILDE;
+		else {
+			sbx_ctx_error(c, &loc, "path",
+				      "quoted path '%s' must be absolute or start with '~/'", text);
+			t->rel = xstrdup("/");
+			free(text);
+			return t;
+		}
+	}
+	const char *rest = "";
+	char *head = NULL;
+	switch (kind) {
+	case SBX_PT_ABS: {
+		const char *why = NULL;
+		char *n = sb_path_normalize(text, &why);
+		if (!n) {
+			sbx_ctx_error(c, &loc, "path", "invalid path '%s': %s", text,
+				      why ? why : "not a normal path");
+			n = xstrdup("/");
+		}
+		t->rel = n;
+		break;
+	}
+	case SBX_PT_TILDE:
+		t->base = SBX_BASE_HOME;
+		if (text[1] != '\0' && text[1] != '/') {
+			sbx_ctx_error(c, &loc, "path",
+				      "'%s': ~user paths are not supported; write '~/...' for your own home or the absolute path",
+				      text);
+			t->rel = xstrdup("");
+			break;
+		}
+		rest = text[1] ? text + 2 : "";
+		t->rel = normal_rel(c, rest, text, &loc);
+		break;
+	case SBX_PT_ROOT:
+		head = split_head(text, &rest);
+		if (!root_base(head, false, &t->base))
+			abort();   /* the lexer only returns the three root words */
+		t->rel = normal_rel(c, rest, text, &loc);
+		break;
+	case SBX_PT_VAR:
+		head = split_head(text, &rest);
+		if (!root_base(head, true, &t->base)) {
+			t->base = list_declared(c->sh, head) ? SBX_BASE_LIST : SBX_BASE_PARAM;
+			t->name = xstrdup(head);
+			if (t->base == SBX_BASE_LIST && rest[0]) {
+				sbx_ctx_error(c, &loc, "path",
+					      "list $%s cannot take a suffix ('/%s'): a list is a set of paths",
+					      head, rest);
+				rest = "";
+			}
+		}
+		t->rel = normal_rel(c, rest, text, &loc);
+		break;
+	case SBX_PT_QUOTED:
+		abort();
+	}
+	if (!t->rel)
+		t->rel = xstrdup("");
+	free(head);
+	free(text);
+	return t;
+}
+
+/* ---- statements ---- */
+
+static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
+{
+	struct sbx_shared *sh = c->sh;
+	sbx_policy *p = sh->pol;
+	if (p->nstmts == sh->cap) {
+		sh->cap = sh->cap ? 2 * sh->cap : 16;
+		sbx_stmt *nv = realloc(p->stmts, sh->cap * sizeof *nv);
+		if (!nv)
+			abort();
+		p->stmts = nv;
+	}
+	sbx_stmt *s = &p->stmts[p->nstmts++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	s->origin = c->origin;
+	s->include_depth = c->depth;
+	return s;
+}
+
+void sbx_ctx_default(sbx_pctx *c, sb_action action, sb_loc loc)
+{
+	new_stmt(c, SBX_STMT_DEFAULT, loc)->action = action;
+}
+
+void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc)
+{
+	new_stmt(c, SBX_STMT_NETWORK, loc)->action = on ? SB_ALLOW : SB_DENY;
+}
+
+void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
+{
+	struct sbx_shared *sh = c->sh;
+	sbx_base base;
+	if (strchr(name, '/')) {
+		sbx_ctx_error(c, &loc, "syntax", "a list name is a plain $NAME, not a path");
+		free(name);
+		return;
+	}
+	if (root_base(name, true, &base)) {
+		sbx_ctx_error(c, &loc, "syntax", "$%s is a root, not a list", name);
+		free(name);
+		return;
+	}
+	if (!list_declared(sh, name)) {
+		char **nv = realloc(sh->lists, (sh->nlists + 1) * sizeof *nv);
+		if (!nv)
+			abort();
+		sh->lists = nv;
+		sh->lists[sh->nlists++] = xstrdup(name);
+	}
+	new_stmt(c, SBX_STMT_LIST, loc)->name = name;
+}
+
+void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targets,
+		  sbx_ack *ack, sb_loc loc)
+{
+	sbx_stmt *s = new_stmt(c, SBX_STMT_RULE, loc);
+	s->action = action;
+	s->access = access;
+	if (targets) {
+		s->targets = targets->v;
+		s->ntargets = targets->n;
+		free(targets);
+	}
+	if (ack) {
+		s->acks = ack->kinds;
+		s->ack_reason = ack->reason;
+		if (!ack->reason[0])
+			sbx_ctx_error(c, &ack->loc, "syntax",
+				      "the reason given with 'acknowledge' must not be empty");
+		free(ack);
+	}
+}
+
+/* ---- files ---- */
+
+static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *len)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; anything but
+	 * a regular file is refused before a byte is read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		sbx_ctx_error(c, at, "io", "'%s' is not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= SBX_MAX_FILE_BYTES) {
+				sbx_ctx_error(c, at, "io", "'%s' is larger than %d bytes", path,
+					      SBX_MAX_FILE_BYTES);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb)
+				abort();
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Run scanner + parser over one text.  */
+static void parse_text(sbx_pctx *c, const char *text, size_t len)
+{
+	yyscan_t scanner;
+	if (sbx_yylex_init_extra(c, &scanner))
+		abort();
+	YY_BUFFER_STATE buf = sbx_yy_scan_bytes(text, (int)len, scanner);
+	c->line = 1;
+	c->col = 1;
+	if (sbx_yyparse(scanner, c) != 0 && c->nerrors == 0)
+		sbx_ctx_error(c, NULL, "syntax", "%s: the parser gave up (input too complex)", c->file);
+	sbx_yy_delete_buffer(buf, scanner);
+	sbx_yylex_destroy(scanner);
+}
+
+/* Directory part of a file name as written ("a/b.sbx" -> "a", "b.sbx" -> "").  */
+static char *dir_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	if (!slash)
+		return xstrdup("");
+	if (slash == file)
+		return xstrdup("/");
+	size_t n = (size_t)(slash - file);
+	char *d = xmalloc(n + 1);
+	memcpy(d, file, n);
+	d[n] = '\0';
+	return d;
+}
+
+static char *join_name(const char *dir, const char *name)
+{
+	char *out;
+	if (name[0] == '/' || !dir[0])
+		return xstrdup(name);
+	if (asprintf(&out, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name) < 0)
+		abort();
+	return out;
+}
+
+/* Drop "./" components and collapse "//" in a relative or absolute name, so
+ * comment names read cleanly ("./a.sbx" -> "a.sbx").  ".." is kept.  */
+static char *tidy_name(const char *name)
+{
+	char *out = xmalloc(strlen(name) + 1);
+	size_t k = 0;
+	const char *s = name;
+	if (*s == '/')
+		out[k++] = '/';
+	while (*s) {
+		while (*s == '/')
+			s++;
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (n && !(n == 1 && s[0] == '.')) {
+			if (k && out[k - 1] != '/')
+				out[k++] = '/';
+			memcpy(out + k, s, n);
+			k += n;
+		}
+		s += n;
+	}
+	out[k] = '\0';
+	return out;
+}
+
+static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const char *origin,
+		      int depth, const char *text, size_t len, const sb_loc *at);
+
+void sbx_ctx_include(sbx_pctx *c, char *name, sb_loc loc)
+{
+	if (!name[0]) {
+		sbx_ctx_error(c, &loc, "include", "empty include file name");
+		free(name);
+		return;
+	}
+	if (sb_path_bad_char(name) >= 0) {
+		sbx_ctx_error(c, &loc, "include", "control character in include file name");
+		free(name);
+		return;
+	}
+	if (c->depth + 1 > SBX_MAX_INCLUDE_DEPTH) {
+		sbx_ctx_error(c, &loc, "include", "includes nested deeper than %d levels",
+			      SBX_MAX_INCLUDE_DEPTH);
+		free(name);
+		return;
+	}
+	char *dir = dir_of(c->file), *odir = dir_of(c->origin);
+	char *raw = join_name(dir, name), *oraw = join_name(odir, name);
+	char *file = tidy_name(raw), *origin = tidy_name(oraw);
+	c->nerrors += parse_file(c->sh, c->d, file, origin, c->depth + 1, NULL, 0, &loc);
+	free(dir);
+	free(odir);
+	free(raw);
+	free(oraw);
+	free(file);
+	free(origin);
+	free(name);
+}
+
+/* Parse one file (text given or read from disk); returns its error count
+ * including those of its includes.  */
+static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const char *origin,
+		      int depth, const char *text, size_t len, const sb_loc *at)
+{
+	sbx_pctx c = {
+		.d = d,
+		.sh = sh,
+		.file = sb_diag_intern(d, file),
+		.origin = sb_diag_intern(d, origin),
+		.depth = depth,
+	};
+	char *owned = NULL;
+	bool pushed = false;
+	if (!text) {
+		struct stat st;
+		if (stat(file, &st) == 0) {
+			for (int i = 0; i < sh->nstack; i++)
+				if (sh->stack[i].dev == st.st_dev && sh->stack[i].ino == st.st_ino) {
+					sbx_ctx_error(&c, at, "include",
+						      "include cycle: '%s' is already being read", file);
+					return c.nerrors;
+				}
+			sh->stack[sh->nstack].dev = st.st_dev;
+			sh->stack[sh->nstack].ino = st.st_ino;
+			sh->nstack++;
+			pushed = true;
+		}
+		owned = read_file(&c, file, at, &len);
+		if (!owned) {
+			if (pushed)
+				sh->nstack--;
+			return c.nerrors;
+		}
+		text = owned;
+	}
+	sb_diag_add_source(d, c.file, text, len);
+	parse_text(&c, text, len);
+	if (pushed)
+		sh->nstack--;
+	free(owned);
+	return c.nerrors;
+}
+
+/* Top file: diagnostics use the name as given; profile comments use its
+ * basename, so the bytes do not depend on where sbc runs from.  */
+sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d)
+{
+	sbx_policy *p = xmalloc(sizeof *p);
+	memset(p, 0, sizeof *p);
+	struct sbx_shared sh = {.pol = p};
+	static const char *const predeclared[] = {"EXTRA_WRITE", "EXTRA_READ"};
+	sh.lists = xmalloc(sizeof predeclared);
+	for (size_t i = 0; i < 2; i++)
+		sh.lists[sh.nlists++] = xstrdup(predeclared[i]);
+	char *dir = dir_of(file);
+	const char *base = file + strlen(dir);
+	while (*base == '/')
+		base++;
+	if (!*base)
+		base = file;
+	p->file = sb_diag_intern(d, file);
+	int errors = parse_file(&sh, d, file, base, 0, text, len, NULL);
+	free(dir);
+	for (size_t i = 0; i < sh.nlists; i++)
+		free(sh.lists[i]);
+	free(sh.lists);
+	if (errors) {
+		sbx_policy_free(p);
+		return NULL;
+	}
+	return p;
+}

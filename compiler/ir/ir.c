@@ -1,0 +1,686 @@
+/* ir.c - the profile IR: constructors, deep copies, frees, param binding
+ * and the macOS list expansion (see ir.h).  */
+#include "compiler/ir/ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/common/path.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();   /* out of memory: the tools cannot continue meaningfully */
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		abort();
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		abort();
+	return p;
+}
+
+#define PUSH(arr, n, item)                                                  \
+	do {                                                                \
+		(arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr));         \
+		(arr)[(n)++] = (item);                                      \
+	} while (0)
+
+/* ---- strings ---- */
+
+sb_str *sb_str_lit(const char *value)
+{
+	sb_str *s = xcalloc(1, sizeof *s);
+	s->kind = SB_STR_LIT;
+	s->text = xstrdup(value);
+	return s;
+}
+
+sb_str *sb_str_param(const char *name)
+{
+	sb_str *s = xcalloc(1, sizeof *s);
+	s->kind = SB_STR_PARAM;
+	s->text = xstrdup(name);
+	return s;
+}
+
+sb_str *sb_str_append(sb_str **parts, size_t n)
+{
+	sb_str *s = xcalloc(1, sizeof *s);
+	s->kind = SB_STR_APPEND;
+	s->parts = xcalloc(n, sizeof *s->parts);
+	memcpy(s->parts, parts, n * sizeof *parts);
+	s->nparts = n;
+	return s;
+}
+
+sb_str *sb_str_clone(const sb_str *s)
+{
+	if (!s)
+		return NULL;
+	sb_str *c = xcalloc(1, sizeof *c);
+	c->kind = s->kind;
+	c->text = s->text ? xstrdup(s->text) : NULL;
+	if (s->nparts) {
+		c->parts = xcalloc(s->nparts, sizeof *c->parts);
+		for (size_t i = 0; i < s->nparts; i++)
+			c->parts[i] = sb_str_clone(s->parts[i]);
+		c->nparts = s->nparts;
+	}
+	return c;
+}
+
+void sb_str_free(sb_str *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nparts; i++)
+		sb_str_free(s->parts[i]);
+	free(s->parts);
+	free(s->text);
+	free(s);
+}
+
+char *sb_str_value(const sb_str *s)
+{
+	if (!s)
+		return NULL;
+	if (s->kind == SB_STR_LIT)
+		return xstrdup(s->text);
+	if (s->kind == SB_STR_PARAM)
+		return NULL;
+	size_t len = 0;
+	char **vals = xcalloc(s->nparts, sizeof *vals);
+	char *out = NULL;
+	for (size_t i = 0; i < s->nparts; i++) {
+		vals[i] = sb_str_value(s->parts[i]);
+		if (!vals[i])
+			goto done;
+		len += strlen(vals[i]);
+	}
+	out = xcalloc(len + 1, 1);
+	for (size_t i = 0; i < s->nparts; i++)
+		strcat(out, vals[i]);
+done:
+	for (size_t i = 0; i < s->nparts; i++)
+		free(vals[i]);
+	free(vals);
+	return out;
+}
+
+/* ---- filters ---- */
+
+sb_filter *sb_filter_path(sb_filter_kind kind, sb_str *arg, sb_loc loc)
+{
+	sb_filter *f = xcalloc(1, sizeof *f);
+	f->kind = kind;
+	f->arg = arg;
+	f->loc = loc;
+	return f;
+}
+
+sb_filter *sb_filter_vnode(unsigned mask, sb_loc loc)
+{
+	sb_filter *f = xcalloc(1, sizeof *f);
+	f->kind = SB_F_VNODE_TYPE;
+	f->vnode_mask = mask;
+	f->loc = loc;
+	return f;
+}
+
+sb_filter *sb_filter_logic(sb_filter_kind kind, sb_filter **kids, size_t n, sb_loc loc)
+{
+	sb_filter *f = xcalloc(1, sizeof *f);
+	f->kind = kind;
+	f->kids = xcalloc(n, sizeof *f->kids);
+	if (n)
+		memcpy(f->kids, kids, n * sizeof *kids);
+	f->nkids = n;
+	f->loc = loc;
+	return f;
+}
+
+sb_filter *sb_filter_opaque(const char *text, sb_loc loc)
+{
+	sb_filter *f = xcalloc(1, sizeof *f);
+	f->kind = SB_F_OPAQUE;
+	f->opaque = xstrdup(text);
+	f->loc = loc;
+	return f;
+}
+
+sb_filter *sb_filter_clone(const sb_filter *f)
+{
+	if (!f)
+		return NULL;
+	sb_filter *c = xcalloc(1, sizeof *c);
+	c->kind = f->kind;
+	c->arg = sb_str_clone(f->arg);
+	c->vnode_mask = f->vnode_mask;
+	c->opaque = f->opaque ? xstrdup(f->opaque) : NULL;
+	c->loc = f->loc;
+	c->kids = xcalloc(f->nkids, sizeof *c->kids);
+	for (size_t i = 0; i < f->nkids; i++)
+		c->kids[i] = sb_filter_clone(f->kids[i]);
+	c->nkids = f->nkids;
+	/* The cache is the evaluator's; a clone builds its own.  */
+	return c;
+}
+
+void sb_filter_free(sb_filter *f)
+{
+	if (!f)
+		return;
+	sb_str_free(f->arg);
+	for (size_t i = 0; i < f->nkids; i++)
+		sb_filter_free(f->kids[i]);
+	free(f->kids);
+	free(f->opaque);
+	if (f->cache && f->cache_free)
+		f->cache_free(f->cache);
+	free(f);
+}
+
+/* ---- rules ---- */
+
+sb_rule *sb_rule_new(sb_action action, sb_loc loc)
+{
+	sb_rule *r = xcalloc(1, sizeof *r);
+	r->action = action;
+	r->loc = loc;
+	return r;
+}
+
+void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling)
+{
+	r->ops = xrealloc(r->ops, (r->nops + 1) * sizeof *r->ops);
+	r->op_names = xrealloc(r->op_names, (r->nops + 1) * sizeof *r->op_names);
+	r->ops[r->nops] = op;
+	r->op_names[r->nops] = xstrdup(spelling ? spelling : sb_op_name(op));
+	r->nops++;
+}
+
+void sb_rule_add_filter(sb_rule *r, sb_filter *f) { PUSH(r->filters, r->nfilters, f); }
+void sb_rule_add_modifier(sb_rule *r, const char *text) { PUSH(r->modifiers, r->nmodifiers, xstrdup(text)); }
+
+sb_rule *sb_rule_clone(const sb_rule *r)
+{
+	sb_rule *c = sb_rule_new(r->action, r->loc);
+	for (size_t i = 0; i < r->nops; i++)
+		sb_rule_add_op(c, r->ops[i], r->op_names[i]);
+	for (size_t i = 0; i < r->nfilters; i++)
+		sb_rule_add_filter(c, sb_filter_clone(r->filters[i]));
+	for (size_t i = 0; i < r->nmodifiers; i++)
+		sb_rule_add_modifier(c, r->modifiers[i]);
+	c->src_file = r->src_file;
+	c->src_line = r->src_line;
+	c->note = r->note;
+	return c;
+}
+
+void sb_rule_free(sb_rule *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nops; i++)
+		free(r->op_names[i]);
+	free(r->ops);
+	free(r->op_names);
+	for (size_t i = 0; i < r->nfilters; i++)
+		sb_filter_free(r->filters[i]);
+	free(r->filters);
+	for (size_t i = 0; i < r->nmodifiers; i++)
+		free(r->modifiers[i]);
+	free(r->modifiers);
+	free(r);
+}
+
+/* ---- profiles ---- */
+
+sb_profile *sb_profile_new(void)
+{
+	sb_profile *p = xcalloc(1, sizeof *p);
+	p->version = 1;
+	return p;
+}
+
+void sb_profile_add_rule(sb_profile *p, sb_rule *r) { PUSH(p->rules, p->nrules, r); }
+void sb_profile_add_header(sb_profile *p, const char *line) { PUSH(p->header, p->nheader, xstrdup(line)); }
+
+void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc)
+{
+	sb_unmodelled u = { xstrdup(text), xstrdup(reason), loc };
+	PUSH(p->unmodelled, p->nunmodelled, u);
+}
+
+static sb_profile *profile_shell_clone(const sb_profile *p)
+{
+	sb_profile *c = sb_profile_new();
+	c->version = p->version;
+	for (size_t i = 0; i < p->nunmodelled; i++)
+		sb_profile_add_unmodelled(c, p->unmodelled[i].text, p->unmodelled[i].reason,
+					  p->unmodelled[i].loc);
+	for (size_t i = 0; i < p->nimports; i++)
+		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
+	for (size_t i = 0; i < p->nheader; i++)
+		sb_profile_add_header(c, p->header[i]);
+	return c;
+}
+
+sb_profile *sb_profile_clone(const sb_profile *p)
+{
+	sb_profile *c = profile_shell_clone(p);
+	for (size_t i = 0; i < p->nrules; i++)
+		sb_profile_add_rule(c, sb_rule_clone(p->rules[i]));
+	return c;
+}
+
+void sb_profile_free(sb_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrules; i++)
+		sb_rule_free(p->rules[i]);
+	free(p->rules);
+	for (size_t i = 0; i < p->nunmodelled; i++) {
+		free(p->unmodelled[i].text);
+		free(p->unmodelled[i].reason);
+	}
+	free(p->unmodelled);
+	for (size_t i = 0; i < p->nimports; i++)
+		free(p->imports[i]);
+	free(p->imports);
+	for (size_t i = 0; i < p->nheader; i++)
+		free(p->header[i]);
+	free(p->header);
+	free(p);
+}
+
+/* ---- bindings ---- */
+
+static sb_binding *binding_slot(sb_bindings *b, const char *name)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (strcmp(b->v[i].name, name) == 0) {
+			for (size_t j = 0; j < b->v[i].nvalues; j++)
+				free(b->v[i].values[j]);
+			free(b->v[i].values);
+			b->v[i].values = NULL;
+			b->v[i].nvalues = 0;
+			return &b->v[i];
+		}
+	b->v = xrealloc(b->v, (b->n + 1) * sizeof *b->v);
+	sb_binding *s = &b->v[b->n++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(name);
+	return s;
+}
+
+void sb_bindings_set(sb_bindings *b, const char *name, const char *value)
+{
+	sb_binding *s = binding_slot(b, name);
+	s->values = xcalloc(1, sizeof *s->values);
+	s->values[0] = xstrdup(value);
+	s->nvalues = 1;
+	s->is_list = false;
+}
+
+void sb_bindings_set_list(sb_bindings *b, const char *name, const char *const *values, size_t n)
+{
+	sb_binding *s = binding_slot(b, name);
+	s->values = xcalloc(n, sizeof *s->values);
+	for (size_t i = 0; i < n; i++)
+		s->values[i] = xstrdup(values[i]);
+	s->nvalues = n;
+	s->is_list = true;
+}
+
+const sb_binding *sb_bindings_get(const sb_bindings *b, const char *name)
+{
+	for (size_t i = 0; b && i < b->n; i++)
+		if (strcmp(b->v[i].name, name) == 0)
+			return &b->v[i];
+	return NULL;
+}
+
+void sb_bindings_clear(sb_bindings *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		free(b->v[i].name);
+		for (size_t j = 0; j < b->v[i].nvalues; j++)
+			free(b->v[i].values[j]);
+		free(b->v[i].values);
+	}
+	free(b->v);
+	b->v = NULL;
+	b->n = 0;
+}
+
+/* ---- param expansion ---- */
+
+typedef struct strlist {
+	char **v;
+	size_t n;
+} strlist;
+
+static void strlist_add(strlist *l, const char *s) { PUSH(l->v, l->n, xstrdup(s)); }
+
+static void strlist_add_unique(strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return;
+	strlist_add(l, s);
+}
+
+static void strlist_free(strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static bool is_list_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 1 && name[n - 1] == '*';
+}
+
+/* Directories strictly between `top` and `leaf` (top exclusive, leaf
+ * exclusive), outermost first.  None when leaf is not strictly below top.  */
+static void ancestors_between(const char *top, const char *leaf, strlist *out)
+{
+	if (!sb_path_is_strictly_under(leaf, top))
+		return;
+	size_t start = strcmp(top, "/") == 0 ? 0 : strlen(top);
+	for (size_t i = start + 1; leaf[i]; i++)
+		if (leaf[i] == '/') {
+			char *dir = strndup(leaf, i);
+			if (!dir)
+				abort();
+			strlist_add(out, dir);
+			free(dir);
+		}
+}
+
+/* The values a param name stands for under `b`.  Returns false when it is
+ * unbound (or malformed).  Single params need exactly one value.  */
+static bool param_values(const char *name, const sb_bindings *b, strlist *out)
+{
+	const char *dots = strstr(name, "..");
+	/* An indexed ancestor param of the macOS form ("HOME..WORKSPACE_1",
+	 * sb_profile_expand_lists) is bound by its exact name.  */
+	const sb_binding *exact = dots ? sb_bindings_get(b, name) : NULL;
+	if (exact && !exact->is_list && exact->nvalues == 1) {
+		strlist_add(out, exact->values[0]);
+		return true;
+	}
+	if (dots) {
+		char *top_name = strndup(name, (size_t)(dots - name));
+		if (!top_name)
+			abort();
+		strlist tops = { 0 }, leaves = { 0 };
+		bool ok = !is_list_name(top_name) && param_values(top_name, b, &tops) &&
+			  param_values(dots + 2, b, &leaves);
+		free(top_name);
+		if (ok)
+			for (size_t i = 0; i < leaves.n; i++)
+				ancestors_between(tops.v[0], leaves.v[i], out);
+		strlist_free(&tops);
+		strlist_free(&leaves);
+		return ok;
+	}
+	bool list = is_list_name(name);
+	char *base = strndup(name, strlen(name) - (list ? 1 : 0));
+	if (!base)
+		abort();
+	const sb_binding *bd = sb_bindings_get(b, base);
+	free(base);
+	if (!bd || (!list && bd->nvalues != 1))
+		return false;
+	for (size_t i = 0; i < bd->nvalues; i++)
+		strlist_add(out, bd->values[i]);
+	return true;
+}
+
+typedef struct expander {
+	const sb_bindings *b;
+	bool index_mode;        /* macOS form: indexed params instead of values */
+	strlist unbound;
+	sb_bindings *defines;   /* index mode: the -D list */
+} expander;
+
+/* The first list-like param (NAME* or A..B) inside s, or NULL.  */
+static const sb_str *find_multi(const sb_str *s)
+{
+	if (!s)
+		return NULL;
+	if (s->kind == SB_STR_PARAM)
+		return (is_list_name(s->text) || strstr(s->text, "..")) ? s : NULL;
+	for (size_t i = 0; i < s->nparts; i++) {
+		const sb_str *m = find_multi(s->parts[i]);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+static void add_define(expander *x, const char *name, const char *value)
+{
+	if (!sb_bindings_get(x->defines, name))
+		sb_bindings_set(x->defines, name, value);
+}
+
+/* Copy s, replacing params.  `multi` (if non-NULL) is the list param being
+ * expanded and `elem`/`index` its current element.  Appends of literals are
+ * folded.  Unbound single params stay params (and are recorded).  */
+static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const char *elem,
+		     size_t index)
+{
+	if (s->kind == SB_STR_LIT)
+		return sb_str_lit(s->text);
+	if (s->kind == SB_STR_PARAM) {
+		if (s == multi) {
+			if (!x->index_mode)
+				return sb_str_lit(elem);
+			char *name = NULL;
+			const char *n = s->text;
+			size_t nl = strlen(n) - (is_list_name(n) ? 1 : 0);
+			if (asprintf(&name, "%.*s_%zu", (int)nl, n, index + 1) < 0)
+				abort();
+			add_define(x, name, elem);
+			sb_str *r = sb_str_param(name);
+			free(name);
+			return r;
+		}
+		strlist vals = { 0 };
+		bool ok = !is_list_name(s->text) && !strstr(s->text, "..") &&
+			  param_values(s->text, x->b, &vals);
+		sb_str *r;
+		if (!ok) {
+			strlist_add_unique(&x->unbound, s->text);
+			r = sb_str_param(s->text);
+		} else if (x->index_mode) {
+			add_define(x, s->text, vals.v[0]);
+			r = sb_str_param(s->text);
+		} else {
+			r = sb_str_lit(vals.v[0]);
+		}
+		strlist_free(&vals);
+		return r;
+	}
+	sb_str **parts = xcalloc(s->nparts, sizeof *parts);
+	bool all_lit = true;
+	for (size_t i = 0; i < s->nparts; i++) {
+		parts[i] = subst(x, s->parts[i], multi, elem, index);
+		all_lit = all_lit && parts[i]->kind == SB_STR_LIT;
+	}
+	sb_str *r = sb_str_append(parts, s->nparts);
+	free(parts);
+	if (all_lit && !x->index_mode) {
+		char *v = sb_str_value(r);
+		sb_str_free(r);
+		r = sb_str_lit(v);
+		free(v);
+	}
+	return r;
+}
+
+typedef struct filterlist {
+	sb_filter **v;
+	size_t n;
+} filterlist;
+
+/* Expand one filter into `out` (0..n filters).  A list param in a path
+ * filter gives one filter per element; inside require-all/require-not the
+ * copies are wrapped in a require-any so the logic is kept.  */
+static void expand_filter(expander *x, const sb_filter *f, filterlist *out, bool or_context)
+{
+	if (f->kind == SB_F_REQUIRE_ALL || f->kind == SB_F_REQUIRE_ANY || f->kind == SB_F_REQUIRE_NOT) {
+		filterlist kids = { 0 };
+		for (size_t i = 0; i < f->nkids; i++)
+			expand_filter(x, f->kids[i], &kids, f->kind == SB_F_REQUIRE_ANY);
+		PUSH(out->v, out->n, sb_filter_logic(f->kind, kids.v, kids.n, f->loc));
+		free(kids.v);
+		return;
+	}
+	const sb_str *multi = find_multi(f->arg);
+	if (!multi) {
+		sb_filter *c = sb_filter_clone(f);
+		if (f->arg) {
+			sb_str_free(c->arg);
+			c->arg = subst(x, f->arg, NULL, NULL, 0);
+		}
+		PUSH(out->v, out->n, c);
+		return;
+	}
+	strlist vals = { 0 };
+	if (!param_values(multi->text, x->b, &vals)) {
+		/* Unbound list: keep it as written; decide() answers unknown.  */
+		strlist_add_unique(&x->unbound, multi->text);
+		PUSH(out->v, out->n, sb_filter_clone(f));
+		return;
+	}
+	filterlist copies = { 0 };
+	for (size_t i = 0; i < vals.n; i++) {
+		sb_filter *c = sb_filter_clone(f);
+		sb_str_free(c->arg);
+		c->arg = subst(x, f->arg, multi, vals.v[i], i);
+		PUSH(copies.v, copies.n, c);
+	}
+	strlist_free(&vals);
+	if (or_context) {
+		for (size_t i = 0; i < copies.n; i++)
+			PUSH(out->v, out->n, copies.v[i]);
+		free(copies.v);
+	} else {
+		PUSH(out->v, out->n, sb_filter_logic(SB_F_REQUIRE_ANY, copies.v, copies.n, f->loc));
+		free(copies.v);
+	}
+}
+
+static sb_profile *expand(const sb_profile *p, expander *x)
+{
+	sb_profile *c = profile_shell_clone(p);
+	for (size_t i = 0; i < p->nrules; i++) {
+		const sb_rule *r = p->rules[i];
+		sb_rule *nr = sb_rule_new(r->action, r->loc);
+		for (size_t j = 0; j < r->nops; j++)
+			sb_rule_add_op(nr, r->ops[j], r->op_names[j]);
+		for (size_t j = 0; j < r->nmodifiers; j++)
+			sb_rule_add_modifier(nr, r->modifiers[j]);
+		nr->src_file = r->src_file;
+		nr->src_line = r->src_line;
+		filterlist fl = { 0 };
+		for (size_t j = 0; j < r->nfilters; j++)
+			expand_filter(x, r->filters[j], &fl, true);
+		nr->filters = fl.v;
+		nr->nfilters = fl.n;
+		/* A filtered rule whose filters all expanded to nothing matches
+		 * nothing: drop it.  Leaving it unfiltered would match everything.  */
+		if (r->nfilters > 0 && nr->nfilters == 0) {
+			sb_rule_free(nr);
+			continue;
+		}
+		sb_profile_add_rule(c, nr);
+	}
+	return c;
+}
+
+sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b, char ***unbound,
+			    size_t *nunbound)
+{
+	expander x = { .b = b };
+	sb_profile *c = expand(p, &x);
+	if (unbound && nunbound) {
+		for (size_t i = 0; i < x.unbound.n; i++)
+			PUSH(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
+	}
+	strlist_free(&x.unbound);
+	return c;
+}
+
+sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
+				    sb_bindings *defines, char **missing)
+{
+	expander x = { .b = b, .index_mode = true, .defines = defines };
+	sb_profile *c = expand(p, &x);
+	if (x.unbound.n) {
+		if (missing)
+			*missing = xstrdup(x.unbound.v[0]);
+		sb_profile_free(c);
+		c = NULL;
+	}
+	strlist_free(&x.unbound);
+	return c;
+}
+
+static void collect_params(const sb_str *s, strlist *out)
+{
+	if (!s)
+		return;
+	if (s->kind == SB_STR_PARAM)
+		strlist_add_unique(out, s->text);
+	for (size_t i = 0; i < s->nparts; i++)
+		collect_params(s->parts[i], out);
+}
+
+static void collect_filter_params(const sb_filter *f, strlist *out)
+{
+	collect_params(f->arg, out);
+	for (size_t i = 0; i < f->nkids; i++)
+		collect_filter_params(f->kids[i], out);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **sb_profile_params(const sb_profile *p, size_t *n)
+{
+	strlist l = { 0 };
+	for (size_t i = 0; i < p->nrules; i++)
+		for (size_t j = 0; j < p->rules[i]->nfilters; j++)
+			collect_filter_params(p->rules[i]->filters[j], &l);
+	if (l.n)
+		qsort(l.v, l.n, sizeof *l.v, cmp_str);
+	*n = l.n;
+	if (!l.v)
+		l.v = xcalloc(1, sizeof *l.v);
+	return l.v;
+}

@@ -1,0 +1,238 @@
+/* ir.h - the profile IR: the one representation shared by the compiler
+ * (policy -> IR -> SBPL text), the SBPL reader (text -> IR), the evaluator
+ * (decide()), sbc explain/diff and the Linux planner.
+ *
+ * It is SBPL-level: a profile is an ordered list of rules; a rule is an
+ * action, one or more operations, zero or more filters (ORed) and optional
+ * modifiers.  `(allow default)` / `(deny default)` are rules for SB_OP_DEFAULT
+ * without filters.
+ *
+ * Path values are string expressions (sb_str): literals, (param "NAME") and
+ * (string-append ...).  Param naming convention (docs/language.md):
+ *   NAME        one path bound at launch (HOME, WORKSPACE, TMPDIR, or -D)
+ *   NAME*       a list: each element becomes its own filter (EXTRA_WRITE*)
+ *   A..B        the directories strictly between A and B (B may be a list
+ *               "B*"), A a param name; derived by the binder.  Used for the
+ *               stat-only ancestor grants (realpath() needs lstat on each).
+ * sb_profile_bind() replaces every param by its value and expands lists;
+ * decide() needs a bound profile (an unbound param makes a rule "unknown").
+ *
+ * Ownership: every *_new has a *_free; containers own their children;
+ * functions that take a child pointer ("add") take ownership of it.  */
+#ifndef SB_IR_H
+#define SB_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compiler/common/diag.h"
+
+/* ---- operations (versioned table in ops.c, macOS 10.15 hierarchy) ---- */
+typedef enum {
+	SB_OP_DEFAULT = 0,
+	SB_OP_FILE_ALL,            /* file* */
+	SB_OP_FILE_READ,           /* file-read* */
+	SB_OP_FILE_READ_DATA,
+	SB_OP_FILE_READ_METADATA,
+	SB_OP_FILE_READ_XATTR,
+	SB_OP_FILE_WRITE,          /* file-write* */
+	SB_OP_FILE_WRITE_DATA,
+	SB_OP_FILE_WRITE_CREATE,
+	SB_OP_FILE_WRITE_UNLINK,
+	SB_OP_FILE_WRITE_MODE,
+	SB_OP_FILE_WRITE_OWNER,
+	SB_OP_FILE_WRITE_FLAGS,
+	SB_OP_FILE_WRITE_TIMES,
+	SB_OP_FILE_WRITE_XATTR,
+	SB_OP_FILE_WRITE_ACL,
+	SB_OP_FILE_WRITE_FINDERINFO,
+	SB_OP_FILE_IOCTL,
+	SB_OP_FILE_MKNOD,
+	SB_OP_FILE_MOUNT,
+	SB_OP_FILE_UNMOUNT,
+	SB_OP_FILE_CHROOT,
+	SB_OP_FILE_REVOKE,
+	SB_OP_FILE_SEARCH,
+	SB_OP_FILE_ISSUE_EXTENSION,
+	SB_OP_FILE_TEST_EXISTENCE, /* parent: default */
+	SB_OP_FILE_MAP_EXECUTABLE, /* parent: default */
+	SB_OP_FILE_LINK,           /* parent: default */
+	SB_OP_FILE_CLONE,          /* parent: default */
+	SB_OP_FILE_WRITE_SETUGID,  /* parent: default */
+	SB_OP_FS_RENAME,           /* parent: default */
+	SB_OP_PROCESS_ALL,         /* process* */
+	SB_OP_PROCESS_EXEC,        /* process-exec* (alias process-exec) */
+	SB_OP_PROCESS_EXEC_INTERPRETER,
+	SB_OP_PROCESS_FORK,
+	SB_OP_PROCESS_INFO,        /* process-info* */
+	SB_OP_NETWORK_ALL,         /* network* */
+	SB_OP_NETWORK_INBOUND,
+	SB_OP_NETWORK_BIND,
+	SB_OP_NETWORK_OUTBOUND,
+	SB_OP_SIGNAL,
+	SB_OP_OTHER,               /* a known-to-exist op we do not model; name kept */
+	SB_OP__COUNT
+} sb_op;
+
+const char *sb_op_name(sb_op op);              /* canonical SBPL spelling */
+/* Look up an SBPL operation name, resolving Apple's aliases.  Returns
+ * SB_OP_OTHER for names that are valid but unmodelled (mach-lookup, ...) and
+ * -1 for names that are not operations at all.  */
+int sb_op_lookup(const char *name);
+sb_op sb_op_parent(sb_op op);                   /* SB_OP_DEFAULT for roots */
+bool sb_op_is_file(sb_op op);
+
+/* ---- string expressions ---- */
+typedef enum { SB_STR_LIT, SB_STR_PARAM, SB_STR_APPEND } sb_str_kind;
+typedef struct sb_str {
+	sb_str_kind kind;
+	char *text;                 /* LIT: the value; PARAM: the param name */
+	struct sb_str **parts;      /* APPEND */
+	size_t nparts;
+} sb_str;
+
+sb_str *sb_str_lit(const char *value);
+sb_str *sb_str_param(const char *name);
+sb_str *sb_str_append(sb_str **parts, size_t n);   /* takes the parts */
+sb_str *sb_str_clone(const sb_str *s);
+void sb_str_free(sb_str *s);
+/* The literal value when the expression has no params, else NULL.
+ * Caller frees.  */
+char *sb_str_value(const sb_str *s);
+
+/* ---- filters ---- */
+typedef enum {
+	SB_F_LITERAL,      /* (literal P) = (path P) */
+	SB_F_SUBPATH,      /* (subpath P) */
+	SB_F_PREFIX,       /* (prefix P) = (path-prefix P) */
+	SB_F_REGEX,        /* (regex R) = (path-regex R) */
+	SB_F_VNODE_TYPE,   /* (vnode-type T...) */
+	SB_F_REQUIRE_ALL,
+	SB_F_REQUIRE_ANY,
+	SB_F_REQUIRE_NOT,
+	SB_F_OPAQUE        /* a filter we keep but cannot decide: "unknown" */
+} sb_filter_kind;
+
+enum {
+	SB_VNODE_REGULAR = 1 << 0, SB_VNODE_DIRECTORY = 1 << 1, SB_VNODE_SYMLINK = 1 << 2,
+	SB_VNODE_CHAR = 1 << 3, SB_VNODE_BLOCK = 1 << 4, SB_VNODE_SOCKET = 1 << 5,
+	SB_VNODE_FIFO = 1 << 6, SB_VNODE_TTY = 1 << 7
+};
+
+typedef struct sb_filter {
+	sb_filter_kind kind;
+	sb_str *arg;                 /* path filters */
+	unsigned vnode_mask;         /* VNODE_TYPE */
+	struct sb_filter **kids;     /* REQUIRE_* (NOT has exactly one) */
+	size_t nkids;
+	char *opaque;                /* OPAQUE: the source text of the filter */
+	sb_loc loc;
+	void *cache;                 /* evaluator's private data (compiled regex) */
+	void (*cache_free)(void *);
+} sb_filter;
+
+sb_filter *sb_filter_path(sb_filter_kind kind, sb_str *arg, sb_loc loc);
+sb_filter *sb_filter_vnode(unsigned mask, sb_loc loc);
+sb_filter *sb_filter_logic(sb_filter_kind kind, sb_filter **kids, size_t n, sb_loc loc);
+sb_filter *sb_filter_opaque(const char *text, sb_loc loc);
+sb_filter *sb_filter_clone(const sb_filter *f);
+void sb_filter_free(sb_filter *f);
+
+/* ---- rules ---- */
+typedef enum { SB_ALLOW, SB_DENY } sb_action;
+
+typedef struct sb_rule {
+	sb_action action;
+	sb_op *ops;                  /* >= 1 */
+	char **op_names;             /* spelling as written (for SB_OP_OTHER) */
+	size_t nops;
+	sb_filter **filters;         /* ORed; 0 = unfiltered */
+	size_t nfilters;
+	char **modifiers;            /* "(with report)" etc., text; never change decisions */
+	size_t nmodifiers;
+	sb_loc loc;                  /* where the rule is in the .sb (or .sbx) */
+	/* Origin in the policy source when known ("omp.sbx", 12): set by the
+	 * compiler, and by the reader from sbc's "; policy.sbx:12" comments.  */
+	const char *src_file;        /* interned in the sb_diag, or NULL */
+	int src_line;
+	/* Why the compiler added or adjusted this rule, emitted as a comment
+	 * after the origin; a static string (not owned), or NULL.  */
+	const char *note;
+} sb_rule;
+
+sb_rule *sb_rule_new(sb_action action, sb_loc loc);
+void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling);
+void sb_rule_add_filter(sb_rule *r, sb_filter *f);
+void sb_rule_add_modifier(sb_rule *r, const char *text);
+sb_rule *sb_rule_clone(const sb_rule *r);
+void sb_rule_free(sb_rule *r);
+
+/* A top-level form the reader kept but does not model (define, if, ...):
+ * any query that could depend on it answers "unknown" with this reason.  */
+typedef struct sb_unmodelled {
+	char *text;
+	char *reason;
+	sb_loc loc;
+} sb_unmodelled;
+
+/* ---- profiles ---- */
+typedef struct sb_profile {
+	int version;                 /* 1; 0 when missing */
+	sb_rule **rules;
+	size_t nrules;
+	sb_unmodelled *unmodelled;
+	size_t nunmodelled;
+	char **imports;              /* (import "x") names, not followed */
+	size_t nimports;
+	/* Header comment lines (without ";"), emitted first; e.g. the source
+	 * policy and the params it needs.  */
+	char **header;
+	size_t nheader;
+} sb_profile;
+
+sb_profile *sb_profile_new(void);
+void sb_profile_add_rule(sb_profile *p, sb_rule *r);
+void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc);
+void sb_profile_add_header(sb_profile *p, const char *line);
+sb_profile *sb_profile_clone(const sb_profile *p);
+void sb_profile_free(sb_profile *p);
+
+/* ---- binding ---- */
+typedef struct sb_binding {
+	char *name;                  /* "HOME", "EXTRA_READ" (list: no '*') */
+	char **values;               /* one value for a path, n for a list */
+	size_t nvalues;
+	bool is_list;
+} sb_binding;
+
+typedef struct sb_bindings {
+	sb_binding *v;
+	size_t n;
+} sb_bindings;
+
+void sb_bindings_set(sb_bindings *b, const char *name, const char *value);
+void sb_bindings_set_list(sb_bindings *b, const char *name, const char *const *values, size_t n);
+const sb_binding *sb_bindings_get(const sb_bindings *b, const char *name);
+void sb_bindings_clear(sb_bindings *b);
+
+/* Return a copy of `p` with every param replaced by its bound value, list
+ * params expanded one filter per element (a rule whose filters all vanish
+ * is dropped, never left unfiltered), and A..B ancestor params computed.
+ * Unbound params are left in place (decide() answers unknown for them).
+ * Names of params that stayed unbound are appended to *unbound (may be NULL).  */
+sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b,
+			    char ***unbound, size_t *nunbound);
+
+/* The macOS launch form: lists and A..B ancestor params are expanded into
+ * indexed single params ("EXTRA_WRITE*" with 2 values -> "EXTRA_WRITE_1",
+ * "EXTRA_WRITE_2"; "HOME..WORKSPACE" -> "HOME..WORKSPACE_1", ...), which are
+ * appended to `defines` with their values (the -D NAME=VALUE arguments,
+ * single params included), in a stable order.  The text stays path-free.
+ * Returns NULL and names the param in *missing when one is unbound.  */
+sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
+				    sb_bindings *defines, char **missing);
+
+/* Params a profile references, sorted, each once ("HOME", "EXTRA_READ*",
+ * "HOME..WORKSPACE").  Caller frees the array and strings.  */
+char **sb_profile_params(const sb_profile *p, size_t *n);
+
+#endif

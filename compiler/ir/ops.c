@@ -1,0 +1,200 @@
+/* ops.c - the SBPL operation table: names, Apple's aliases, and the
+ * fallback hierarchy.  Version: the libsandbox fallback table of macOS 10.15
+ * (../shared/brief/sbpl-semantics.md §3.1); the op list changes between
+ * releases, so it lives in one sorted table here.  */
+#include "compiler/ir/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct op_info {
+	const char *name;
+	sb_op parent;
+} op_info;
+
+/* Indexed by sb_op.  */
+static const op_info ops[SB_OP__COUNT] = {
+	[SB_OP_DEFAULT] = { "default", SB_OP_DEFAULT },
+	[SB_OP_FILE_ALL] = { "file*", SB_OP_DEFAULT },
+	[SB_OP_FILE_READ] = { "file-read*", SB_OP_FILE_ALL },
+	[SB_OP_FILE_READ_DATA] = { "file-read-data", SB_OP_FILE_READ },
+	[SB_OP_FILE_READ_METADATA] = { "file-read-metadata", SB_OP_FILE_READ },
+	[SB_OP_FILE_READ_XATTR] = { "file-read-xattr", SB_OP_FILE_READ },
+	[SB_OP_FILE_WRITE] = { "file-write*", SB_OP_FILE_ALL },
+	[SB_OP_FILE_WRITE_DATA] = { "file-write-data", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_CREATE] = { "file-write-create", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_UNLINK] = { "file-write-unlink", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_MODE] = { "file-write-mode", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_OWNER] = { "file-write-owner", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_FLAGS] = { "file-write-flags", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_TIMES] = { "file-write-times", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_XATTR] = { "file-write-xattr", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_ACL] = { "file-write-acl", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_WRITE_FINDERINFO] = { "file-write-finderinfo", SB_OP_FILE_WRITE },
+	[SB_OP_FILE_IOCTL] = { "file-ioctl", SB_OP_FILE_ALL },
+	[SB_OP_FILE_MKNOD] = { "file-mknod", SB_OP_FILE_ALL },
+	[SB_OP_FILE_MOUNT] = { "file-mount", SB_OP_FILE_ALL },
+	[SB_OP_FILE_UNMOUNT] = { "file-unmount", SB_OP_FILE_ALL },
+	[SB_OP_FILE_CHROOT] = { "file-chroot", SB_OP_FILE_ALL },
+	[SB_OP_FILE_REVOKE] = { "file-revoke", SB_OP_FILE_ALL },
+	[SB_OP_FILE_SEARCH] = { "file-search", SB_OP_FILE_ALL },
+	[SB_OP_FILE_ISSUE_EXTENSION] = { "file-issue-extension", SB_OP_FILE_ALL },
+	/* These fall back to default, not file* (brief §3.1).  */
+	[SB_OP_FILE_TEST_EXISTENCE] = { "file-test-existence", SB_OP_DEFAULT },
+	[SB_OP_FILE_MAP_EXECUTABLE] = { "file-map-executable", SB_OP_DEFAULT },
+	[SB_OP_FILE_LINK] = { "file-link", SB_OP_DEFAULT },
+	[SB_OP_FILE_CLONE] = { "file-clone", SB_OP_DEFAULT },
+	[SB_OP_FILE_WRITE_SETUGID] = { "file-write-setugid", SB_OP_DEFAULT },
+	[SB_OP_FS_RENAME] = { "fs-rename", SB_OP_DEFAULT },
+	[SB_OP_PROCESS_ALL] = { "process*", SB_OP_DEFAULT },
+	[SB_OP_PROCESS_EXEC] = { "process-exec*", SB_OP_PROCESS_ALL },
+	[SB_OP_PROCESS_EXEC_INTERPRETER] = { "process-exec-interpreter", SB_OP_PROCESS_EXEC },
+	[SB_OP_PROCESS_FORK] = { "process-fork", SB_OP_PROCESS_ALL },
+	[SB_OP_PROCESS_INFO] = { "process-info*", SB_OP_DEFAULT },
+	[SB_OP_NETWORK_ALL] = { "network*", SB_OP_DEFAULT },
+	[SB_OP_NETWORK_INBOUND] = { "network-inbound", SB_OP_NETWORK_ALL },
+	[SB_OP_NETWORK_BIND] = { "network-bind", SB_OP_NETWORK_INBOUND },
+	[SB_OP_NETWORK_OUTBOUND] = { "network-outbound", SB_OP_NETWORK_ALL },
+	[SB_OP_SIGNAL] = { "signal", SB_OP_DEFAULT },
+	[SB_OP_OTHER] = { "(other)", SB_OP_DEFAULT },
+};
+
+/* Apple's prelude aliases (brief §2).  */
+static const struct { const char *alias, *name; } aliases[] = {
+	{ "file-unlink", "file-write-unlink" },
+	{ "process-exec", "process-exec*" },
+};
+
+/* Valid operations we keep by name but do not model (sorted; bsearch).  */
+static const char *const other_ops[] = {
+	"appleevent-send",
+	"authorization-right-obtain",
+	"device*",
+	"device-camera",
+	"device-microphone",
+	"distributed-notification-post",
+	"dynamic-code-generation",
+	"file-read-xattr*",
+	"generic-issue-extension",
+	"hid-control",
+	"iokit*",
+	"iokit-get-properties",
+	"iokit-issue-extension",
+	"iokit-open",
+	"iokit-set-properties",
+	"ipc*",
+	"ipc-posix*",
+	"ipc-posix-issue-extension",
+	"ipc-posix-sem",
+	"ipc-posix-shm",
+	"ipc-posix-shm*",
+	"ipc-posix-shm-read*",
+	"ipc-posix-shm-read-data",
+	"ipc-posix-shm-read-metadata",
+	"ipc-posix-shm-write*",
+	"ipc-posix-shm-write-create",
+	"ipc-posix-shm-write-data",
+	"ipc-posix-shm-write-unlink",
+	"ipc-sysv*",
+	"ipc-sysv-msg",
+	"ipc-sysv-sem",
+	"ipc-sysv-shm",
+	"job-creation",
+	"load-unsigned-code",
+	"lsopen",
+	"mach*",
+	"mach-bootstrap",
+	"mach-cross-domain-lookup",
+	"mach-derive-port",
+	"mach-host*",
+	"mach-host-exception-port-set",
+	"mach-host-special-port-set",
+	"mach-issue-extension",
+	"mach-lookup",
+	"mach-per-user-lookup",
+	"mach-priv*",
+	"mach-priv-host-port",
+	"mach-priv-task-port",
+	"mach-register",
+	"mach-task-name",
+	"network-outbound*",
+	"nvram*",
+	"nvram-delete",
+	"nvram-get",
+	"nvram-set",
+	"opendirectory-user-modify",
+	"process-codesigning-status*",
+	"process-exec-update-label",
+	"process-info-codesignature",
+	"process-info-dirtycontrol",
+	"process-info-listpids",
+	"process-info-pidfdinfo",
+	"process-info-pidfileportinfo",
+	"process-info-pidinfo",
+	"process-info-rusage",
+	"process-info-setcontrol",
+	"pseudo-tty",
+	"sysctl*",
+	"sysctl-read",
+	"sysctl-write",
+	"system*",
+	"system-acct",
+	"system-audit",
+	"system-chud",
+	"system-fsctl",
+	"system-info",
+	"system-kext*",
+	"system-kext-load",
+	"system-kext-unload",
+	"system-mac-label",
+	"system-nfssvc",
+	"system-privilege",
+	"system-reboot",
+	"system-sched",
+	"system-set-time",
+	"system-socket",
+	"system-swap",
+	"system-write-bootstrap",
+	"user-preference*",
+	"user-preference-read",
+	"user-preference-write",
+};
+
+const char *sb_op_name(sb_op op)
+{
+	return (op >= 0 && op < SB_OP__COUNT) ? ops[op].name : "(invalid)";
+}
+
+sb_op sb_op_parent(sb_op op)
+{
+	return (op >= 0 && op < SB_OP__COUNT) ? ops[op].parent : SB_OP_DEFAULT;
+}
+
+bool sb_op_is_file(sb_op op)
+{
+	for (sb_op o = op; o != SB_OP_DEFAULT; o = sb_op_parent(o))
+		if (o == SB_OP_FILE_ALL)
+			return true;
+	return op == SB_OP_FILE_TEST_EXISTENCE || op == SB_OP_FILE_MAP_EXECUTABLE ||
+	       op == SB_OP_FILE_LINK || op == SB_OP_FILE_CLONE || op == SB_OP_FILE_WRITE_SETUGID ||
+	       op == SB_OP_FS_RENAME;
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+int sb_op_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+		if (strcmp(name, aliases[i].alias) == 0)
+			name = aliases[i].name;
+	for (int op = 0; op < SB_OP_OTHER; op++)
+		if (strcmp(name, ops[op].name) == 0)
+			return op;
+	if (bsearch(name, other_ops, sizeof other_ops / sizeof *other_ops, sizeof *other_ops,
+		    cmp_name))
+		return SB_OP_OTHER;
+	return -1;
+}

@@ -1,0 +1,860 @@
+/* lower.c - policy (ast.h) -> profile IR (ir.h), in the order-robust form
+ * of docs/language.md "From policy to SBPL":
+ *   - `default` first, then one rule per (statement, access class) in
+ *     statement order, each carrying its source file:line;
+ *   - an unfiltered rule after a rule naming a related operation gets
+ *     (subpath "/"), so it beats the earlier filtered rules in both models;
+ *   - a parent-operation rule after an overlapping child-operation rule of
+ *     the other action also names the child operation (brief §7.4);
+ *   - after a read or stat-only re-allow inside an earlier denied read
+ *     region, stat on each directory strictly between the region's root and
+ *     the re-allowed path (realpath() lstats every component).
+ * Machine-specific paths stay (param ...) unless bound with -D.  */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compiler/front/ast.h"
+#include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
+
+static bool op_is_ancestor(sb_op anc, sb_op op)
+{
+	for (sb_op o = sb_op_parent(op); o != SB_OP_DEFAULT; o = sb_op_parent(o))
+		if (o == anc)
+			return true;
+	return false;
+}
+
+/* The operation of each access class: the operations make_robust adjusts
+ * rules for (with SB_OP_FILE_READ_METADATA of the ancestor grants).  */
+static const struct {
+	unsigned bit;
+	sb_op op;
+} access_ops[] = {
+	{SBX_ACC_READ, SB_OP_FILE_READ},
+	{SBX_ACC_WRITE, SB_OP_FILE_WRITE},
+	{SBX_ACC_STAT, SB_OP_FILE_READ_METADATA},
+	{SBX_ACC_EXEC, SB_OP_PROCESS_EXEC},
+};
+
+/* The first two rules (number + 1) with path filters on two different
+ * bases (filter_base), for one (op, action).  */
+typedef struct {
+	size_t e[2];
+	char *base[2];
+} base_pair;
+
+/* Where earlier rules stand, so that each new rule looks only at the rules
+ * it can relate to (see "index" below).  Rule numbers are positions in the
+ * profile plus one (0 = none); every query is over all rules so far, so the
+ * first rule to reach a key keeps it.  */
+typedef struct {
+	bool seen_op[SB_OP__COUNT];
+	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
+	sb_strmap *first;         /* key -> first rule number (see index_rule) */
+	base_pair other[SB_OP__COUNT][2];
+	sb_strmap *region;        /* deny-read region key -> first region_at */
+	struct param_region {     /* bare-param regions in order of appearance */
+		const char *param;
+		size_t e, f;
+	} *param_regions;
+	size_t nparam_regions;
+	char *key;                /* scratch for index_key */
+	size_t keycap;
+} lower_index;
+
+/* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
+typedef struct {
+	size_t e, f;
+} region_at;
+
+typedef struct {
+	const sbx_defines *defs;
+	sb_diag *d;
+	sb_profile *prof;
+	int errors;
+	lower_index ix;
+} lower_ctx;
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *out;
+	va_start(ap, fmt);
+	int rc = vasprintf(&out, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		abort();
+	return out;
+}
+
+/* ---- string expressions for targets ---- */
+
+/* A static absolute path as the kernel sees it (/tmp -> /private/tmp).  */
+static sb_str *static_str(const char *abs)
+{
+	char *alias = sb_path_private_alias(abs);
+	sb_str *s = sb_str_lit(alias);
+	free(alias);
+	return s;
+}
+
+/* Validate and normalise a -D value used as a path.  NULL after an error.  */
+static char *define_path(lower_ctx *c, const char *name, const char *value, const sb_loc *loc)
+{
+	if (sb_path_bad_char(value) >= 0) {
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define",
+			       "-D %s: the value contains a control character", name);
+		c->errors++;
+		return NULL;
+	}
+	const char *why = NULL;
+	char *n = sb_path_normalize(value, &why);
+	if (!n) {
+		sb_diag_report(c->d, SB_SEV_ERROR, loc, "define", "-D %s=%s: %s", name, value,
+			       why ? why : "not a normal absolute path");
+		c->errors++;
+		return NULL;
+	}
+	return n;
+}
+
+/* Param `name` plus a relative suffix, or the -D value when bound.
+ * Appends the resulting expressions to *out.  */
+static void param_strs(lower_ctx *c, const char *name, bool list, const char *rel,
+		       const sb_loc *loc, sb_str ***out, size_t *nout)
+{
+	const sb_binding *b = c->defs ? sb_bindings_get(c->defs, name) : NULL;
+	if (b) {
+		for (size_t i = 0; i < b->nvalues; i++) {
+			/* a list given as one -D value is colon-separated, like the
+			 * env; empty elements are skipped */
+			char *all = xstrdup(b->values[i]);
+			char *save = NULL;
+			char *tok = list ? strtok_r(all, ":", &save) : all;
+			for (; tok; tok = list ? strtok_r(NULL, ":", &save) : NULL) {
+				char *v = define_path(c, name, tok, loc);
+				if (!v)
+					continue;
+				char *joined = sb_path_join(v, rel);
+				*out = realloc(*out, (*nout + 1) * sizeof **out);
+				if (!*out)
+					abort();
+				(*out)[(*nout)++] = static_str(joined);
+				free(joined);
+				free(v);
+			}
+			free(all);
+		}
+		return;
+	}
+	char *pname = list ? xasprintf("%s*", name) : xstrdup(name);
+	sb_str *s = sb_str_param(pname);
+	free(pname);
+	if (rel[0]) {
+		char *suffix = xasprintf("/%s", rel);
+		sb_str *parts[2] = {s, sb_str_lit(suffix)};
+		free(suffix);
+		s = sb_str_append(parts, 2);
+	}
+	*out = realloc(*out, (*nout + 1) * sizeof **out);
+	if (!*out)
+		abort();
+	(*out)[(*nout)++] = s;
+}
+
+static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
+{
+	sb_str **strs = NULL;
+	size_t n = 0;
+	switch (t->base) {
+	case SBX_BASE_ABS:
+		strs = malloc(sizeof *strs);
+		if (!strs)
+			abort();
+		strs[n++] = static_str(t->rel);
+		break;
+	case SBX_BASE_HOME:
+		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n);
+		break;
+	case SBX_BASE_WORKSPACE:
+		param_strs(c, "WORKSPACE", false, t->rel, &t->loc, &strs, &n);
+		break;
+	case SBX_BASE_TMPDIR:
+		param_strs(c, "TMPDIR", false, t->rel, &t->loc, &strs, &n);
+		break;
+	case SBX_BASE_PARAM:
+		param_strs(c, t->name, false, t->rel, &t->loc, &strs, &n);
+		break;
+	case SBX_BASE_LIST:
+		param_strs(c, t->name, true, t->rel, &t->loc, &strs, &n);
+		break;
+	}
+	for (size_t i = 0; i < n; i++)
+		sb_rule_add_filter(r, sb_filter_path(t->exact ? SB_F_LITERAL : SB_F_SUBPATH, strs[i],
+						     t->loc));
+	free(strs);
+}
+
+/* ---- path keys: a path expression as (param, "/suffix") ---- */
+
+typedef struct {
+	bool known;         /* false: cannot reason about it statically */
+	const char *param;  /* NULL for a static path; a list param ends in '*' */
+	const char *suffix; /* "" or "/a/b" */
+} path_key;
+
+static path_key key_of(const sb_str *s)
+{
+	path_key k = {false, NULL, ""};
+	if (!s)
+		return k;
+	switch (s->kind) {
+	case SB_STR_LIT:
+		if (s->text[0] != '/')
+			return k;
+		k.known = true;
+		k.suffix = strcmp(s->text, "/") ? s->text : "";
+		return k;
+	case SB_STR_PARAM:
+		k.known = true;
+		k.param = s->text;
+		return k;
+	case SB_STR_APPEND:
+		if (s->nparts == 2 && s->parts[0]->kind == SB_STR_PARAM &&
+		    s->parts[1]->kind == SB_STR_LIT && s->parts[1]->text[0] == '/') {
+			k.known = true;
+			k.param = s->parts[0]->text;
+			k.suffix = s->parts[1]->text;
+		}
+		return k;
+	}
+	return k;
+}
+
+static bool is_list_param(const char *p)
+{
+	return p && p[0] && (p[strlen(p) - 1] == '*' || strstr(p, ".."));
+}
+
+static bool same_base(path_key a, path_key b)
+{
+	if (!a.known || !b.known)
+		return false;
+	if (!a.param && !b.param)
+		return true;
+	return a.param && b.param && !strcmp(a.param, b.param) && !is_list_param(a.param);
+}
+
+/* "/a/b" under "/a" (or equal); "" is the base itself.  */
+static bool suffix_under(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+/* ---- index: what each new rule must compare with ----
+ *
+ * make_robust asks for the first earlier rule of the other action that
+ * names a child operation and may overlap the new rule; ancestor_rule asks
+ * for the earlier read-deny regions above a re-allowed path.  Both are
+ * answered from keys (tag, op, action, base, suffix) holding the first rule
+ * that reached them; a base is "S" for static paths or "P<name>" for a
+ * param.  The answers are exactly what the pairwise scans found.  */
+
+static void index_init(lower_index *ix)
+{
+	memset(ix, 0, sizeof *ix);
+	ix->first = sb_strmap_new();
+	ix->region = sb_strmap_new();
+	for (int o = 0; o < SB_OP__COUNT; o++)
+		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
+			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
+}
+
+static void index_clear(lower_index *ix)
+{
+	sb_strmap_free(ix->first);
+	sb_strmap_each(ix->region, free);
+	sb_strmap_free(ix->region);
+	for (size_t o = 0; o < SB_OP__COUNT; o++)
+		for (int a = 0; a < 2; a++)
+			for (int k = 0; k < 2; k++)
+				free(ix->other[o][a].base[k]);
+	free(ix->param_regions);
+	free(ix->key);
+}
+
+/* The base of a path filter whose suffixes compare (same_base), or NULL
+ * when the filter may overlap anything.  Sets *k.  Caller frees.  */
+static char *filter_base(const sb_filter *f, path_key *k)
+{
+	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
+		return NULL;
+	*k = key_of(f->arg);
+	if (!k->known || is_list_param(k->param))
+		return NULL;
+	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
+}
+
+/* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
+ * until the next call).  */
+static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			     const char *suffix, size_t sn, size_t *len)
+{
+	size_t bn = base ? strlen(base) : 0;
+	size_t n = 3 + bn + 1 + sn;
+	if (n > ix->keycap) {
+		ix->keycap = n * 2;
+		ix->key = realloc(ix->key, ix->keycap);
+		if (!ix->key)
+			abort();
+	}
+	ix->key[0] = tag;
+	ix->key[1] = (char)(op + 1);
+	ix->key[2] = (char)(a + 1);
+	memcpy(ix->key + 3, base ? base : "", bn);
+	ix->key[3 + bn] = '\0';
+	memcpy(ix->key + 4 + bn, suffix ? suffix : "", sn);
+	*len = n;
+	return ix->key;
+}
+
+static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+		      const char *suffix, size_t sn, size_t e)
+{
+	size_t len;
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, true);
+	if (!*v)
+		*v = (void *)(e + 1);
+}
+
+/* The first rule (number + 1) at a key, or 0.  */
+static size_t first_get(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
+			const char *suffix, size_t sn)
+{
+	size_t len;
+	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->first, k, len, false);
+	return v ? (size_t)*v : 0;
+}
+
+static size_t min_found(size_t a, size_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
+ * s cut before each '/' and s itself.  Returns how many, into cut[].  */
+static size_t prefix_cuts(const char *s, size_t **cut)
+{
+	size_t n = strlen(s), k = 0;
+	*cut = malloc((n + 1) * sizeof **cut);
+	if (!*cut)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/')
+			(*cut)[k++] = i;
+	(*cut)[k++] = n;
+	return k;
+}
+
+static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
+{
+	sb_action a = r->action;
+	first_set(ix, 'F', op, a, NULL, NULL, 0, e);
+	if (!r->nfilters)
+		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base) {
+			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+			continue;
+		}
+		base_pair *o = &ix->other[op][a];
+		if (!o->base[0]) {
+			o->e[0] = e + 1;
+			o->base[0] = xstrdup(base);
+		} else if (!o->base[1] && strcmp(o->base[0], base)) {
+			o->e[1] = e + 1;
+			o->base[1] = xstrdup(base);
+		}
+		size_t sn = strlen(k.suffix);
+		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
+			  k.suffix, sn, e);
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
+		free(cut);
+		free(base);
+	}
+}
+
+static bool rule_denies_read(const sb_rule *r);
+
+static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
+{
+	size_t len;
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
+	void **v = sb_strmap_slot(ix->region, k, len, true);
+	if (*v)
+		return;
+	region_at *at = malloc(sizeof *at);
+	if (!at)
+		abort();
+	at->e = e;
+	at->f = f;
+	*v = at;
+}
+
+static const region_at *region_get(lower_index *ix, const char *base, const char *suffix,
+				   size_t sn)
+{
+	size_t len;
+	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
+	void **v = sb_strmap_slot(ix->region, k, len, false);
+	return v ? *v : NULL;
+}
+
+static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
+{
+	if (!r->nfilters)
+		region_set(ix, "S", "", e, 0);   /* everywhere */
+	for (size_t f = 0; f < r->nfilters; f++) {
+		if (r->filters[f]->kind != SB_F_SUBPATH)
+			continue;
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			continue;
+		region_set(ix, base, k.suffix, e, f);
+		free(base);
+		if (!k.param || k.suffix[0])
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < ix->nparam_regions && !seen; i++)
+			seen = !strcmp(ix->param_regions[i].param, k.param);
+		if (seen)
+			continue;
+		ix->param_regions = realloc(ix->param_regions,
+					    (ix->nparam_regions + 1) * sizeof *ix->param_regions);
+		if (!ix->param_regions)
+			abort();
+		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
+	}
+}
+
+/* Append a rule to the profile and to the index.  */
+static void add_rule(lower_ctx *c, sb_rule *r)
+{
+	size_t e = c->prof->nrules;
+	sb_profile_add_rule(c->prof, r);
+	for (size_t j = 0; j < r->nops; j++) {
+		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
+			continue;
+		c->ix.seen_op[r->ops[j]] = true;
+		if (c->ix.child_op[r->ops[j]])
+			index_filters(&c->ix, r, r->ops[j], e);
+	}
+	if (rule_denies_read(r))
+		index_regions(&c->ix, r, e);
+}
+
+/* The first earlier rule (number + 1) of action `a` naming `op` that may
+ * overlap r, or 0.  Two rules may overlap, erring towards yes, when either
+ * is unfiltered or two of their filters may: a filter other than a
+ * literal or subpath, or on another base, may overlap anything; on the
+ * same base, literals overlap when equal, a literal and a subpath when the
+ * literal lies under the subpath, two subpaths when one lies under the
+ * other.  */
+static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
+{
+	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
+	if (!r->nfilters)
+		return first_get(ix, 'F', op, a, NULL, NULL, 0);
+	for (size_t f = 0; f < r->nfilters; f++) {
+		path_key k;
+		char *base = filter_base(r->filters[f], &k);
+		if (!base)
+			return first_get(ix, 'F', op, a, NULL, NULL, 0);
+		/* a filter on another base may overlap */
+		const base_pair *o = &ix->other[op][a];
+		if (o->base[0] && strcmp(o->base[0], base))
+			best = min_found(best, o->e[0]);
+		else if (o->base[1])
+			best = min_found(best, o->e[1]);
+		/* subpaths at or above, literals at, and (for a subpath) anything below */
+		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		for (size_t i = 0; i < ncut; i++)
+			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
+		free(cut);
+		size_t sn = strlen(k.suffix);
+		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
+		if (r->filters[f]->kind == SB_F_SUBPATH)
+			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
+		free(base);
+	}
+	return best;
+}
+
+/* ---- operations ---- */
+
+static bool rule_names(const sb_rule *r, sb_op op)
+{
+	for (size_t i = 0; i < r->nops; i++)
+		if (r->ops[i] == op)
+			return true;
+	return false;
+}
+
+/* Comments the emitter writes under the origin of an adjusted rule.  */
+#define NOTE_EVERYWHERE                                                        \
+	"sbc: (subpath \"/\") so this rule also overrides the earlier filtered ones"
+#define NOTE_CHILD                                                             \
+	"sbc: also names the child operation, which Seatbelt consults before its parent"
+#define NOTE_EVERYWHERE_AND_CHILD                                              \
+	"sbc: (subpath \"/\") so this rule also overrides the earlier filtered ones; "   \
+	"also names the child operation, which Seatbelt consults before its parent"
+#define NOTE_ANCESTORS                                                         \
+	"sbc: stat on the directories above the paths just re-allowed, for realpath()"
+
+/* A child operation to add: found in rule e (number + 1) at op index j.  */
+typedef struct {
+	size_t e, j;
+	sb_op op;
+} child_op;
+
+static int child_cmp(const void *a, const void *b)
+{
+	const child_op *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* The order-robust adjustments for a new rule naming `op` (see top).  */
+static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
+{
+	const sb_profile *p = c->prof;
+	if (op == SB_OP_NETWORK_ALL)
+		return;   /* unfiltered network rules: the last one wins */
+	bool related = false;
+	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
+		if (c->ix.seen_op[eo] &&
+		    ((sb_op)eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo)))
+			related = true;
+	bool everywhere = false, child = false;
+	if (!r->nfilters && related) {
+		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
+		everywhere = true;
+	}
+	/* child operations named earlier with the other action, in the order
+	 * of the earlier rules that name them */
+	sb_action other = r->action == SB_ALLOW ? SB_DENY : SB_ALLOW;
+	child_op found[SB_OP__COUNT];
+	size_t nfound = 0;
+	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
+		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
+			continue;
+		if (!c->ix.child_op[eo])
+			abort();   /* make_robust is only for the ops of access_ops */
+		size_t e = first_overlapping(&c->ix, r, eo, other);
+		if (!e)
+			continue;
+		size_t j = 0;
+		while (p->rules[e - 1]->ops[j] != (sb_op)eo)
+			j++;
+		found[nfound++] = (child_op){e, j, eo};
+	}
+	if (nfound)
+		qsort(found, nfound, sizeof *found, child_cmp);
+	for (size_t i = 0; i < nfound; i++) {
+		if (rule_names(r, found[i].op))
+			continue;
+		sb_rule_add_op(r, found[i].op, NULL);
+		child = true;
+	}
+	if (everywhere && child)
+		r->note = NOTE_EVERYWHERE_AND_CHILD;
+	else if (everywhere)
+		r->note = NOTE_EVERYWHERE;
+	else if (child)
+		r->note = NOTE_CHILD;
+}
+
+/* ---- D8: stat on the directories above a re-allowed path ---- */
+
+static bool rule_denies_read(const sb_rule *r)
+{
+	return r->action == SB_DENY &&
+	       (rule_names(r, SB_OP_FILE_READ) || rule_names(r, SB_OP_FILE_READ_METADATA) ||
+		rule_names(r, SB_OP_FILE_ALL));
+}
+
+/* Add (literal s) unless `seen` (keys of the filters added so far) has it.  */
+static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_str *s,
+			      const sb_loc *loc)
+{
+	path_key k = key_of(s);
+	size_t len;
+	const char *key = index_key(ix, k.param ? 'P' : 'S', SB_OP_DEFAULT, SB_ALLOW,
+				    k.param ? k.param : "", k.suffix, strlen(k.suffix), &len);
+	void **v = sb_strmap_slot(seen, key, len, true);
+	if (*v) {
+		sb_str_free(s);
+		return;
+	}
+	*v = s;
+	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
+}
+
+static sb_str *key_str(const char *param, const char *suffix)
+{
+	if (!param)
+		return sb_str_lit(suffix[0] ? suffix : "/");
+	if (!suffix[0])
+		return sb_str_param(param);
+	sb_str *parts[2] = {sb_str_param(param), sb_str_lit(suffix)};
+	return sb_str_append(parts, 2);
+}
+
+/* Ancestors strictly between region root `reg` and target `t`.  */
+static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, sb_strmap *seen,
+		      const sb_loc *loc)
+{
+	if (!reg.known || !t.known || is_list_param(reg.param))
+		return;
+	if (same_base(reg, t)) {
+		size_t rn = strlen(reg.suffix);
+		if (!suffix_under(t.suffix, reg.suffix) || !strcmp(t.suffix, reg.suffix))
+			return;
+		for (size_t i = rn + 1; t.suffix[i]; i++) {
+			if (t.suffix[i] != '/')
+				continue;
+			char *prefix = strndup(t.suffix, i);
+			if (!prefix)
+				abort();
+			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
+			free(prefix);
+		}
+		return;
+	}
+	/* runtime: a bare root and another param, e.g. HOME..WORKSPACE, which
+	 * the binder expands to the directories strictly between the two (none
+	 * when the second is not below the first).  For workspace/a/b the
+	 * workspace and workspace/a follow: they are inside the region exactly
+	 * when the workspace is, and stat on them is what realpath() needs. */
+	if (reg.param && t.param && !reg.suffix[0] && strcmp(reg.param, t.param) &&
+	    !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param))) {
+		char *name = xasprintf("%s..%s", reg.param, t.param);
+		add_unique_filter(ix, out, seen, sb_str_param(name), loc);
+		free(name);
+		if (t.suffix[0])
+			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
+		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
+			if (t.suffix[i] != '/')
+				continue;
+			char *prefix = strndup(t.suffix, i);
+			if (!prefix)
+				abort();
+			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
+			free(prefix);
+		}
+	}
+}
+
+/* One ancestors() call: region filter f of rule e, target filter j.  */
+typedef struct {
+	size_t e, f, j;
+} anc_call;
+
+static int anc_cmp(const void *a, const void *b)
+{
+	const anc_call *x = a, *y = b;
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, size_t j)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = realloc(*v, *cap * sizeof **v);
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++] = (anc_call){e, f, j};
+}
+
+/* The read-deny regions that can add ancestors of the allow's filters, in
+ * rule order: the first rule of each region key is enough, as later ones
+ * add the same filters again.  */
+static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
+{
+	sb_profile *p = c->prof;
+	sb_rule *anc = sb_rule_new(SB_ALLOW, *loc);
+	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
+	anc->src_file = allow->src_file;
+	anc->src_line = allow->src_line;
+	anc->note = NOTE_ANCESTORS;
+	anc_call *calls = NULL;
+	size_t ncalls = 0, cap = 0;
+	for (size_t j = 0; j < allow->nfilters; j++) {
+		path_key t = key_of(allow->filters[j]->arg);
+		if (!t.known)
+			continue;
+		if (!is_list_param(t.param)) {
+			/* same base: regions strictly above the target */
+			char *base = xasprintf("%c%s", t.param ? 'P' : 'S', t.param ? t.param : "");
+			size_t *cut, ncut = prefix_cuts(t.suffix, &cut);
+			for (size_t i = 0; i + 1 < ncut; i++) {
+				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
+				if (at)
+					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
+			}
+			free(cut);
+			free(base);
+		}
+		if (t.param && !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param)))
+			for (size_t i = 0; i < c->ix.nparam_regions; i++)
+				if (strcmp(c->ix.param_regions[i].param, t.param))
+					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,
+						  c->ix.param_regions[i].f, j);
+	}
+	if (ncalls)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(calls, ncalls, sizeof *calls, anc_cmp);
+	sb_strmap *seen = sb_strmap_new();
+	path_key everywhere = {true, NULL, ""};
+	for (size_t i = 0; i < ncalls; i++) {
+		const sb_rule *e = p->rules[calls[i].e];
+		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
+		ancestors(&c->ix, reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
+	}
+	sb_strmap_free(seen);
+	free(calls);
+	if (anc->nfilters) {
+		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
+		anc->note = NOTE_ANCESTORS;
+		add_rule(c, anc);
+	} else {
+		sb_rule_free(anc);
+	}
+}
+
+/* ---- statements ---- */
+
+static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
+{
+	sb_rule *r = sb_rule_new(action, s->loc);
+	sb_rule_add_op(r, op, NULL);
+	r->src_file = s->origin;
+	r->src_line = s->loc.line;
+	return r;
+}
+
+static void lower_rule(lower_ctx *c, const sbx_stmt *s)
+{
+	for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++) {
+		if (!(s->access & access_ops[a].bit))
+			continue;
+		sb_rule *r = stmt_rule(s, s->action, access_ops[a].op);
+		for (size_t t = 0; t < s->ntargets; t++)
+			target_filters(c, &s->targets[t], r);
+		if (s->ntargets && !r->nfilters) {
+			/* every target was a -D list bound to nothing: no rule */
+			sb_rule_free(r);
+			continue;
+		}
+		make_robust(c, r, access_ops[a].op, &s->loc);
+		add_rule(c, r);
+		if (s->action == SB_ALLOW && r->nfilters &&
+		    (access_ops[a].op == SB_OP_FILE_READ || access_ops[a].op == SB_OP_FILE_READ_METADATA))
+			ancestor_rule(c, r, &s->loc);
+	}
+}
+
+static const char *basename_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	return slash && slash[1] ? slash + 1 : file;
+}
+
+sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+{
+	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new()};
+	index_init(&c.ix);
+	c.prof->version = 1;
+	const sbx_stmt *deflt = NULL;
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind != SBX_STMT_DEFAULT)
+			continue;
+		if (deflt) {
+			sb_diag_report(d, SB_SEV_ERROR, &s->loc, "default",
+				       "a second 'default' statement; a policy has exactly one");
+			sb_diag_note(d, &deflt->loc, "the first 'default' is here");
+			c.errors++;
+		} else {
+			deflt = s;
+		}
+	}
+	if (!deflt) {
+		sb_loc at = {.file = p->file, .line = 0, .col = 0};
+		sb_diag_report(d, SB_SEV_ERROR, p->file ? &at : NULL, "default",
+			       "the policy has no 'default allow;' or 'default deny;' statement");
+		c.errors++;
+	} else {
+		sb_rule *r = stmt_rule(deflt, deflt->action, SB_OP_DEFAULT);
+		add_rule(&c, r);
+	}
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind == SBX_STMT_NETWORK)
+			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
+		else if (s->kind == SBX_STMT_RULE)
+			lower_rule(&c, s);
+	}
+	index_clear(&c.ix);
+	if (c.errors) {
+		sb_profile_free(c.prof);
+		return NULL;
+	}
+	char *line = xasprintf("generated by sbc from %s; do not edit",
+			       basename_of(p->file ? p->file : "policy"));
+	sb_profile_add_header(c.prof, line);
+	free(line);
+	size_t n = 0;
+	char **params = sb_profile_params(c.prof, &n);
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(params[i]) + 1;
+	char *list = calloc(1, len + 8);
+	if (!list)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		strcat(list, i ? " " : "");
+		strcat(list, params[i]);
+		free(params[i]);
+	}
+	free(params);
+	line = xasprintf("params bound at launch: %s", n ? list : "none");
+	sb_profile_add_header(c.prof, line);
+	free(line);
+	free(list);
+	return c.prof;
+}

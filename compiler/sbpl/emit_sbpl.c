@@ -1,0 +1,286 @@
+/* emit_sbpl.c - profile IR -> SBPL text (format in emit_sbpl.h).  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/common/path.h"
+
+typedef struct {
+	FILE *out;
+	sb_diag *d;
+	bool failed;
+} emitter;
+
+static void refuse(emitter *e, const sb_loc *loc, const char *what)
+{
+	if (!e->failed && e->d)
+		sb_diag_report(e->d, SB_SEV_ERROR, loc, "emit",
+			       "%s contains a control character and cannot go into a profile", what);
+	e->failed = true;
+}
+
+static void emit_quoted(emitter *e, const char *s, const sb_loc *loc)
+{
+	char *esc = sb_sbpl_escape(s);
+	if (!esc) {
+		refuse(e, loc, "a string");
+		return;
+	}
+	fprintf(e->out, "\"%s\"", esc);
+	free(esc);
+}
+
+static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc)
+{
+	switch (s->kind) {
+	case SB_STR_LIT:
+		emit_quoted(e, s->text, loc);
+		break;
+	case SB_STR_PARAM:
+		fputs("(param ", e->out);
+		emit_quoted(e, s->text, loc);
+		fputc(')', e->out);
+		break;
+	case SB_STR_APPEND:
+		fputs("(string-append", e->out);
+		for (size_t i = 0; i < s->nparts; i++) {
+			fputc(' ', e->out);
+			emit_str(e, s->parts[i], loc);
+		}
+		fputc(')', e->out);
+		break;
+	}
+}
+
+static const char *const vnode_names[] = {
+	"REGULAR-FILE", "DIRECTORY", "SYMLINK", "CHARACTER-DEVICE",
+	"BLOCK-DEVICE", "SOCKET", "FIFO", "TTY",
+};
+
+static void emit_filter(emitter *e, const sb_filter *f)
+{
+	static const char *const path_kinds[] = {
+		[SB_F_LITERAL] = "literal", [SB_F_SUBPATH] = "subpath", [SB_F_PREFIX] = "prefix",
+	};
+	static const char *const logic_kinds[] = {
+		[SB_F_REQUIRE_ALL] = "require-all", [SB_F_REQUIRE_ANY] = "require-any",
+		[SB_F_REQUIRE_NOT] = "require-not",
+	};
+	switch (f->kind) {
+	case SB_F_LITERAL:
+	case SB_F_SUBPATH:
+	case SB_F_PREFIX:
+		fprintf(e->out, "(%s ", path_kinds[f->kind]);
+		emit_str(e, f->arg, &f->loc);
+		fputc(')', e->out);
+		break;
+	case SB_F_REGEX: {
+		/* #"..." has no escape for '"'; refuse rather than guess */
+		char *v = f->arg ? sb_str_value(f->arg) : NULL;
+		if (!v || strchr(v, '"') || sb_path_bad_char(v) >= 0) {
+			refuse(e, &f->loc, "a regex");
+		} else {
+			fprintf(e->out, "(regex #\"%s\")", v);
+		}
+		free(v);
+		break;
+	}
+	case SB_F_VNODE_TYPE:
+		fputs("(vnode-type", e->out);
+		for (unsigned b = 0; b < 8; b++)
+			if (f->vnode_mask & (1u << b))
+				fprintf(e->out, " %s", vnode_names[b]);
+		fputc(')', e->out);
+		break;
+	case SB_F_REQUIRE_ALL:
+	case SB_F_REQUIRE_ANY:
+	case SB_F_REQUIRE_NOT:
+		fprintf(e->out, "(%s", logic_kinds[f->kind]);
+		for (size_t i = 0; i < f->nkids; i++) {
+			fputc(' ', e->out);
+			emit_filter(e, f->kids[i]);
+		}
+		fputc(')', e->out);
+		break;
+	case SB_F_OPAQUE:
+		if (!f->opaque || sb_path_bad_char(f->opaque) >= 0)
+			refuse(e, &f->loc, "a filter");
+		else
+			fputs(f->opaque, e->out);
+		break;
+	}
+}
+
+/* A comment line: control characters become '?' so a name cannot end the
+ * comment and start a rule.  */
+static void emit_comment(emitter *e, const char *text)
+{
+	fputs("; ", e->out);
+	/* runs of printable bytes in one write; control characters as '?' */
+	for (const unsigned char *s = (const unsigned char *)text; *s;) {
+		size_t n = 0;
+		while (s[n] && s[n] >= 0x20 && s[n] != 0x7f)
+			n++;
+		fwrite(s, 1, n, e->out);
+		s += n;
+		if (*s) {
+			fputc('?', e->out);
+			s++;
+		}
+	}
+	fputc('\n', e->out);
+}
+
+static void emit_rule(emitter *e, const sb_rule *r)
+{
+	if (r->src_file) {
+		char *c;
+		if (asprintf(&c, "%s:%d", r->src_file, r->src_line) < 0)
+			abort();
+		emit_comment(e, c);
+		free(c);
+	}
+	if (r->note)
+		emit_comment(e, r->note);
+	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
+	for (size_t i = 0; i < r->nops; i++) {
+		const char *name = r->ops[i] == SB_OP_OTHER && r->op_names && r->op_names[i]
+					   ? r->op_names[i] : sb_op_name(r->ops[i]);
+		if (!name || sb_path_bad_char(name) >= 0 || strpbrk(name, " ()\";")) {
+			refuse(e, &r->loc, "an operation name");
+			return;
+		}
+		fprintf(e->out, " %s", name);
+	}
+	for (size_t i = 0; i < r->nmodifiers; i++) {
+		if (sb_path_bad_char(r->modifiers[i]) >= 0) {
+			refuse(e, &r->loc, "a modifier");
+			return;
+		}
+		fprintf(e->out, " %s", r->modifiers[i]);
+	}
+	if (r->nfilters == 1) {
+		fputc(' ', e->out);
+		emit_filter(e, r->filters[0]);
+		fputs(")\n", e->out);
+	} else if (r->nfilters > 1) {
+		for (size_t i = 0; i < r->nfilters; i++) {
+			fputs("\n    ", e->out);
+			emit_filter(e, r->filters[i]);
+		}
+		fputs("\n)\n", e->out);
+	} else {
+		fputs(")\n", e->out);
+	}
+}
+
+char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	emitter e = {.out = open_memstream(&buf, &size), .d = d};
+	if (!e.out)
+		abort();
+	for (size_t i = 0; i < p->nheader; i++)
+		emit_comment(&e, p->header[i]);
+	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);
+	for (size_t i = 0; i < p->nimports; i++) {
+		fputs("(import ", e.out);
+		emit_quoted(&e, p->imports[i], NULL);
+		fputs(")\n", e.out);
+	}
+	for (size_t i = 0; i < p->nunmodelled; i++) {
+		if (sb_path_bad_char(p->unmodelled[i].text) >= 0)
+			refuse(&e, &p->unmodelled[i].loc, "a form");
+		else
+			fprintf(e.out, "%s\n", p->unmodelled[i].text);
+	}
+	for (size_t i = 0; i < p->nrules && !e.failed; i++)
+		emit_rule(&e, p->rules[i]);
+	fclose(e.out);
+	if (e.failed) {
+		free(buf);
+		return NULL;
+	}
+	if (len)
+		*len = size;
+	return buf;
+}
+
+int sb_write_atomic(const char *path, const char *data, size_t len)
+{
+	if (!strcmp(path, "-")) {
+		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+			return -1;
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (-o /dev/null, /dev/stdout): write through it.
+		 * Renaming a temporary file over it would replace the device node
+		 * (as root, /dev/null itself).  A directory fails in open().  */
+		int dfd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (dfd < 0)
+			return -1;
+		size_t off = 0;
+		while (off < len) {
+			ssize_t w = write(dfd, data + off, len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				int saved = errno;
+				close(dfd);
+				errno = saved;
+				return -1;
+			}
+			off += (size_t)w;
+		}
+		return close(dfd);
+	}
+	const char *slash = strrchr(path, '/');
+	char *tmp;
+	int rc = slash ? asprintf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+		       : asprintf(&tmp, ".%s.XXXXXX", path);
+	if (rc < 0)
+		return -1;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		done += (size_t)w;
+	}
+	/* mkstemp makes 0600; a profile is not secret, make it 0644 */
+	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail: {
+	int saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return -1;
+}
+}

@@ -1,0 +1,716 @@
+/* sbpl_read.c - S-expressions -> profile IR (see sbpl_read.h).  */
+#include "compiler/sbpl/sbpl_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/sbpl/sexp.h"
+
+enum { MAX_DEFINE_DEPTH = 16, MAX_COND_DEPTH = 16 };
+
+/* A `(define NAME <string expression>)` seen so far.  */
+typedef struct str_define {
+	const char *name;
+	const sx_node *value;
+} str_define;
+
+typedef struct conv {
+	sb_diag *d;
+	sx_doc *doc;
+	sb_profile *p;
+	int errors;
+	str_define *defs;
+	size_t ndefs;
+	char **fn_defs;          /* names of defined functions */
+	size_t nfn_defs;
+	size_t next_comment;     /* scan position in doc->comments */
+	unsigned flags;          /* SB_READ_* */
+	char *conds[MAX_COND_DEPTH]; /* enclosing if/when/unless conditions */
+	size_t nconds;
+	int depth;               /* container nesting */
+	sb_loc version_loc;
+} conv;
+
+static void form_error(conv *c, const sx_node *n, const char *fmt, const char *arg)
+{
+	sb_diag_report(c->d, SB_SEV_ERROR, &n->loc, "sbpl-form", fmt, arg ? arg : "");
+	c->errors++;
+}
+
+static void form_warn(conv *c, const sx_node *n, const char *code, const char *fmt, const char *arg)
+{
+	sb_diag_report(c->d, SB_SEV_WARNING, &n->loc, code, fmt, arg ? arg : "");
+}
+
+static const sx_node *find_define(const conv *c, const char *name)
+{
+	for (size_t i = c->ndefs; i-- > 0;)
+		if (!strcmp(c->defs[i].name, name))
+			return c->defs[i].value;
+	return NULL;
+}
+
+static bool is_fn_define(const conv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfn_defs; i++)
+		if (!strcmp(c->fn_defs[i], name))
+			return true;
+	return false;
+}
+
+/* ---- string expressions ---- */
+
+static sb_str *conv_str(conv *c, const sx_node *n, int depth)
+{
+	if (depth > MAX_DEFINE_DEPTH)
+		return NULL;
+	if (n->kind == SX_STRING) {
+		if (strstr(n->text, "${"))
+			return NULL; /* "${HOME}" expansion: unverified, kept opaque */
+		return sb_str_lit(n->text);
+	}
+	if (n->kind == SX_SYMBOL) {
+		const sx_node *v = find_define(c, n->text);
+		return v ? conv_str(c, v, depth + 1) : NULL;
+	}
+	const char *head = sx_head(n);
+	if (!head)
+		return NULL;
+	if ((!strcmp(head, "param") || !strcmp(head, "getenv")) && n->nkids == 2 &&
+	    n->kids[1]->kind == SX_STRING)
+		return sb_str_param(n->kids[1]->text);
+	if (!strcmp(head, "string-append")) {
+		size_t np = n->nkids - 1;
+		sb_str **parts = calloc(np ? np : 1, sizeof *parts);
+		if (!parts)
+			abort();
+		for (size_t i = 0; i < np; i++) {
+			parts[i] = conv_str(c, n->kids[i + 1], depth + 1);
+			if (!parts[i]) {
+				for (size_t k = 0; k < i; k++)
+					sb_str_free(parts[k]);
+				free(parts);
+				return NULL;
+			}
+		}
+		sb_str *s = sb_str_append(parts, np);
+		free(parts);
+		return s;
+	}
+	return NULL;
+}
+
+/* ---- filters ---- */
+
+static sb_filter *opaque(const sx_node *n)
+{
+	char *text = sx_print(n);
+	sb_filter *f = sb_filter_opaque(text, n->loc);
+	free(text);
+	return f;
+}
+
+/* Warn about filter strings that can never match a canonical path.  */
+static void check_path_string(conv *c, const sx_node *arg, sb_filter_kind kind, const char *s)
+{
+	if (kind != SB_F_LITERAL && kind != SB_F_SUBPATH)
+		return;
+	size_t len = strlen(s);
+	if (s[0] != '/') {
+		form_warn(c, arg, "sbpl-path", "relative path \"%s\" never matches (Seatbelt sees absolute paths)", s);
+		return;
+	}
+	if (len > 1 && s[len - 1] == '/') {
+		form_warn(c, arg, "sbpl-path",
+			  "trailing slash in \"%s\": matches nothing under the q == P or P/ reading "
+			  "(Seatbelt's handling is unverified); drop the slash", s);
+		return;
+	}
+	if (strstr(s, "//") || strstr(s, "/./") || strstr(s, "/../") ||
+	    (len >= 2 && !strcmp(s + len - 2, "/.")) || (len >= 3 && !strcmp(s + len - 3, "/..")))
+		form_warn(c, arg, "sbpl-path",
+			  "non-canonical path \"%s\" never matches (the kernel canonicalizes the accessed path, not the filter)", s);
+	static const char *const aliased[] = { "/tmp", "/var", "/etc" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t al = strlen(aliased[i]);
+		if (!strncmp(s, aliased[i], al) && (s[al] == '\0' || s[al] == '/'))
+			form_warn(c, arg, "sbpl-alias",
+				  "\"%s\" never matches a resolved path: macOS resolves it under /private", s);
+	}
+}
+
+static sb_filter *conv_filter(conv *c, const sx_node *n);
+
+/* A path argument that can never be a string is a type error in Apple's
+ * reader as well (a number, a boolean, (param) without a name, a number in
+ * string-append): report it instead of keeping an opaque filter.  A control
+ * character is legal SBPL but cannot be re-emitted: warn.  Returns false
+ * after an error.  */
+static bool path_arg_ok(conv *c, const sx_node *arg)
+{
+	if (arg->kind == SX_NUMBER || arg->kind == SX_BOOL) {
+		form_error(c, arg, "a path filter needs a string, not %s", arg->text ? arg->text : "a number");
+		return false;
+	}
+	if (arg->kind == SX_STRING) {
+		for (const unsigned char *p = (const unsigned char *)arg->text; *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				form_warn(c, arg, "sbpl-path",
+					  "control character in a path string: it decides as written, "
+					  "but sbc and sbrun refuse to emit it%s", "");
+				break;
+			}
+		return true;
+	}
+	const char *head = sx_head(arg);
+	if (head && (!strcmp(head, "param") || !strcmp(head, "getenv")) &&
+	    (arg->nkids != 2 || arg->kids[1]->kind != SX_STRING)) {
+		form_error(c, arg, "(%s) needs exactly one string: the param name", head);
+		return false;
+	}
+	if (head && !strcmp(head, "string-append")) {
+		for (size_t i = 1; i < arg->nkids; i++)
+			if (!path_arg_ok(c, arg->kids[i]))
+				return false;
+	}
+	return true;
+}
+
+static sb_filter *path_filter_one(conv *c, sb_filter_kind kind, const sx_node *whole, const sx_node *arg)
+{
+	if (!path_arg_ok(c, arg))
+		return opaque(whole);
+	if (arg->kind == SX_STRING && strstr(arg->text, "${"))
+		form_warn(c, arg, "sbpl-expansion",
+			  "\"%s\": ${...} expansion is not modelled (unverified on macOS); the filter is kept opaque",
+			  arg->text);
+	sb_str *s = conv_str(c, arg, 0);
+	if (!s)
+		return opaque(whole);
+	if (s->kind == SB_STR_LIT)
+		check_path_string(c, arg, kind, s->text);
+	return sb_filter_path(kind, s, whole->loc);
+}
+
+static unsigned vnode_bit(const char *name)
+{
+	static const struct { const char *name; unsigned bit; } types[] = {
+		{ "regular-file", SB_VNODE_REGULAR }, { "directory", SB_VNODE_DIRECTORY },
+		{ "symlink", SB_VNODE_SYMLINK }, { "character-device", SB_VNODE_CHAR },
+		{ "block-device", SB_VNODE_BLOCK }, { "socket", SB_VNODE_SOCKET },
+		{ "fifo", SB_VNODE_FIFO }, { "tty", SB_VNODE_TTY },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+		if (!strcmp(name, types[i].name))
+			return types[i].bit;
+	return 0;
+}
+
+static sb_filter_kind path_kind(const char *head, bool *ok)
+{
+	*ok = true;
+	if (!strcmp(head, "literal") || !strcmp(head, "path"))
+		return SB_F_LITERAL;
+	if (!strcmp(head, "subpath"))
+		return SB_F_SUBPATH;
+	if (!strcmp(head, "prefix") || !strcmp(head, "path-prefix"))
+		return SB_F_PREFIX;
+	if (!strcmp(head, "regex") || !strcmp(head, "path-regex"))
+		return SB_F_REGEX;
+	*ok = false;
+	return SB_F_OPAQUE;
+}
+
+/* Filters of a (require-all ...)/(require-any ...) argument list.  */
+static sb_filter *logic_filter(conv *c, sb_filter_kind kind, const sx_node *n)
+{
+	size_t nk = n->nkids - 1;
+	sb_filter **kids = calloc(nk ? nk : 1, sizeof *kids);
+	if (!kids)
+		abort();
+	for (size_t i = 0; i < nk; i++)
+		kids[i] = conv_filter(c, n->kids[i + 1]);
+	sb_filter *f = sb_filter_logic(kind, kids, nk, n->loc);
+	free(kids);
+	return f;
+}
+
+/* (path-ancestors P), a prelude macro: a literal for every ancestor of P
+ * ("/", "/a" for "/a/b").  Only a literal P is expanded.  */
+static sb_filter *ancestors_filter(conv *c, const sx_node *n)
+{
+	sb_str *s = n->nkids == 2 ? conv_str(c, n->kids[1], 0) : NULL;
+	if (!s || s->kind != SB_STR_LIT || s->text[0] != '/') {
+		sb_str_free(s);
+		return opaque(n);
+	}
+	const char *p = s->text;
+	size_t len = strlen(p), nk = 0;
+	sb_filter **kids = calloc(len + 1, sizeof *kids);
+	if (!kids)
+		abort();
+	for (size_t i = 1; i < len; i++)
+		if (p[i] == '/' || i == 1) {
+			char *anc = strndup(p, p[i] == '/' ? i : 1);
+			if (!anc)
+				abort();
+			kids[nk++] = sb_filter_path(SB_F_LITERAL, sb_str_lit(anc), n->loc);
+			free(anc);
+		}
+	sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
+	free(kids);
+	sb_str_free(s);
+	return f;
+}
+
+/* One filter form.  A path filter with several arguments ORs them: inside
+ * a require-* it becomes a require-any.  Never returns NULL.  */
+static sb_filter *conv_filter(conv *c, const sx_node *n)
+{
+	const char *head = sx_head(n);
+	if (!head)
+		return opaque(n);
+	bool is_path;
+	sb_filter_kind kind = path_kind(head, &is_path);
+	if (is_path) {
+		if (n->nkids < 2) {
+			form_error(c, n, "'%s' needs a path argument", head);
+			return opaque(n);
+		}
+		if (n->nkids == 2)
+			return path_filter_one(c, kind, n, n->kids[1]);
+		size_t nk = n->nkids - 1;
+		sb_filter **kids = calloc(nk, sizeof *kids);
+		if (!kids)
+			abort();
+		for (size_t i = 0; i < nk; i++)
+			kids[i] = path_filter_one(c, kind, n, n->kids[i + 1]);
+		sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
+		free(kids);
+		return f;
+	}
+	if (!strcmp(head, "vnode-type") || !strcmp(head, "tty")) {
+		unsigned mask = 0;
+		if (!strcmp(head, "tty")) {
+			mask = SB_VNODE_TTY;
+		} else {
+			for (size_t i = 1; i < n->nkids; i++) {
+				unsigned bit = n->kids[i]->kind == SX_SYMBOL ? vnode_bit(n->kids[i]->text) : 0;
+				if (!bit) {
+					form_warn(c, n->kids[i], "sbpl-form", "unknown vnode type%s: filter kept opaque", NULL);
+					return opaque(n);
+				}
+				mask |= bit;
+			}
+			if (!mask) {
+				form_error(c, n, "'vnode-type' needs a type%s", NULL);
+				return opaque(n);
+			}
+		}
+		return sb_filter_vnode(mask, n->loc);
+	}
+	if (!strcmp(head, "path-ancestors"))
+		return ancestors_filter(c, n);
+	if (!strcmp(head, "require-all"))
+		return logic_filter(c, SB_F_REQUIRE_ALL, n);
+	if (!strcmp(head, "require-any"))
+		return logic_filter(c, SB_F_REQUIRE_ANY, n);
+	if (!strcmp(head, "require-not")) {
+		if (n->nkids != 2) {
+			form_error(c, n, "'require-not' takes exactly one filter%s", NULL);
+			return opaque(n);
+		}
+		return logic_filter(c, SB_F_REQUIRE_NOT, n);
+	}
+	/* global-name, target, extension, file-mode, remote, a profile-defined
+	 * helper such as home-subpath, ...: kept, decided as unknown. */
+	return opaque(n);
+}
+
+/* ---- rules ---- */
+
+static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
+{
+	if (n->kind == SX_SYMBOL) {
+		int op = sb_op_lookup(n->text);
+		if (op < 0) {
+			form_warn(c, n, "sbpl-op",
+				  "unknown operation '%s' (not in the macOS 10.15 table): kept as unmodelled", n->text);
+			op = SB_OP_OTHER;
+		}
+		sb_rule_add_op(r, (sb_op)op, n->text);
+		return;
+	}
+	if (n->kind != SX_LIST) {
+		form_warn(c, n, "sbpl-form", "unexpected %s argument: kept as an opaque filter",
+			  n->kind == SX_STRING ? "string" : n->kind == SX_BOOL ? "boolean" : "number");
+		sb_rule_add_filter(r, opaque(n));
+		return;
+	}
+	const char *head = sx_head(n);
+	bool flatten = n->nkids == 0 || !head || (sb_op_lookup(head) >= 0 && !is_fn_define(c, head));
+	if (flatten && depth < 8) {
+		for (size_t i = 0; i < n->nkids; i++)
+			rule_args(c, r, n->kids[i], depth + 1);
+		return;
+	}
+	if (head && !strcmp(head, "with")) {
+		char *text = sx_print(n);
+		sb_rule_add_modifier(r, text);
+		free(text);
+		return;
+	}
+	bool is_path;
+	sb_filter_kind kind = head ? path_kind(head, &is_path) : SB_F_OPAQUE;
+	if (head && is_path && n->nkids > 2) {
+		/* Top-level filters are ORed already: one filter per argument. */
+		for (size_t i = 1; i < n->nkids; i++)
+			sb_rule_add_filter(r, path_filter_one(c, kind, n, n->kids[i]));
+		return;
+	}
+	sb_rule_add_filter(r, conv_filter(c, n));
+}
+
+/* The comments directly above a rule (line `line`): the origin ("; FILE:LINE",
+ * as sbc emits it) sets src_file/src_line; the comment line nearest the
+ * rule, when it is not the origin, is kept as the rule's note (sbc emits
+ * "; FILE:LINE" then "; <note>"; a hand-written comment survives too).  */
+static void attach_origin(conv *c, sb_rule *r, int line)
+{
+	sx_doc *doc = c->doc;
+	while (c->next_comment < doc->ncomments && doc->comments[c->next_comment].line < line)
+		c->next_comment++;
+	int want = line - 1;
+	for (size_t i = c->next_comment; i-- > 0;) {
+		const sx_comment *k = &doc->comments[i];
+		if (k->line != want || !k->alone)
+			break;
+		/* sbc's note on a rule it added or adjusted ("; sbc: ..."),
+		 * between the origin and the rule: kept so emit(read(x)) == x */
+		if (!strncmp(k->text, "sbc: ", 5) && !r->note) {
+			r->note = sb_diag_intern(c->d, k->text);
+			want--;
+			continue;
+		}
+		char *file = NULL;
+		int l = sb_sbpl_parse_origin(k->text, &file);
+		if (l > 0) {
+			r->src_file = sb_diag_intern(c->d, file);
+			r->src_line = l;
+			free(file);
+			return;
+		}
+		if (want == line - 1 && k->text[0])
+			r->note = sb_diag_intern(c->d, k->text);
+		want--;
+	}
+}
+
+/* A rule inside (if COND ...) applies only when COND holds: each filter
+ * becomes (require-all COND... FILTER), an unfiltered rule gets COND as
+ * its filter.  COND is opaque, so decide() answers unknown wherever the
+ * rule could decide.  */
+static sb_filter *condition_filter(const conv *c, sb_filter *f, sb_loc loc)
+{
+	size_t n = c->nconds + (f ? 1 : 0);
+	if (n == 1 && !f)
+		return sb_filter_opaque(c->conds[0], loc);
+	sb_filter *kids[MAX_COND_DEPTH + 1];
+	for (size_t i = 0; i < c->nconds; i++)
+		kids[i] = sb_filter_opaque(c->conds[i], loc);
+	if (f)
+		kids[c->nconds] = f;
+	return sb_filter_logic(SB_F_REQUIRE_ALL, kids, n, loc);
+}
+
+static void add_conditions(const conv *c, sb_rule *r)
+{
+	if (r->nfilters == 0) {
+		sb_rule_add_filter(r, condition_filter(c, NULL, r->loc));
+		return;
+	}
+	for (size_t i = 0; i < r->nfilters; i++)
+		r->filters[i] = condition_filter(c, r->filters[i], r->filters[i]->loc);
+}
+
+static void conv_rule(conv *c, const sx_node *n, sb_action action)
+{
+	sb_rule *r = sb_rule_new(action, n->loc);
+	for (size_t i = 1; i < n->nkids; i++)
+		rule_args(c, r, n->kids[i], 0);
+	if (r->nops == 0) {
+		form_error(c, n, "'%s' needs at least one operation", action == SB_ALLOW ? "allow" : "deny");
+		sb_rule_free(r);
+		return;
+	}
+	if (c->nconds)
+		add_conditions(c, r);
+	attach_origin(c, r, n->loc.line);
+	sb_profile_add_rule(c->p, r);
+}
+
+/* ---- top-level forms ---- */
+
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+{
+	char *text = sx_print(n);
+	sb_profile_add_unmodelled(c->p, text, reason, n->loc);
+	free(text);
+}
+
+static void conv_version(conv *c, const sx_node *n)
+{
+	if (n->nkids != 2 || n->kids[1]->kind != SX_NUMBER) {
+		form_error(c, n, "'version' takes one number%s", NULL);
+		return;
+	}
+	int v = (int)n->kids[1]->num;
+	if (v != 1)
+		form_warn(c, n, "sbpl-form", "version %s: only version 1 is known", n->kids[1]->text);
+	if (c->p->version && c->p->version != v) {
+		form_error(c, n, "a second, different version%s", NULL);
+		return;
+	}
+	c->p->version = v;
+	c->version_loc = n->loc;
+}
+
+static void conv_import(conv *c, const sx_node *n)
+{
+	if (n->nkids != 2 || n->kids[1]->kind != SX_STRING) {
+		form_error(c, n, "'import' takes one file name%s", NULL);
+		return;
+	}
+	sb_profile *p = c->p;
+	char **v = realloc(p->imports, (p->nimports + 1) * sizeof *v);
+	if (!v)
+		abort();
+	p->imports = v;
+	v[p->nimports++] = strdup(n->kids[1]->text);
+	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
+}
+
+static void conv_define(conv *c, const sx_node *n)
+{
+	if (n->nkids == 3 && n->kids[1]->kind == SX_SYMBOL) {
+		sb_str *s = conv_str(c, n->kids[2], 0);
+		if (s) {
+			sb_str_free(s);
+			str_define *v = realloc(c->defs, (c->ndefs + 1) * sizeof *v);
+			if (!v)
+				abort();
+			c->defs = v;
+			v[c->ndefs].name = n->kids[1]->text;
+			v[c->ndefs].value = n->kids[2];
+			c->ndefs++;
+			add_unmodelled(c, n, SB_UNMODELLED_INERT "definition of a string, substituted where used");
+			return;
+		}
+	}
+	if (n->nkids >= 2) {
+		const sx_node *name = n->kids[1]->kind == SX_LIST && n->kids[1]->nkids ? n->kids[1]->kids[0] : n->kids[1];
+		if (name->kind == SX_SYMBOL) {
+			char **v = realloc(c->fn_defs, (c->nfn_defs + 1) * sizeof *v);
+			if (!v)
+				abort();
+			c->fn_defs = v;
+			v[c->nfn_defs++] = name->text;
+		}
+	}
+	add_unmodelled(c, n, SB_UNMODELLED_INERT "definition not evaluated; rules using it are unknown");
+}
+
+static void conv_form(conv *c, const sx_node *n);
+
+/* Run the forms of a branch under one more condition.  */
+static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node *const *forms, size_t n)
+{
+	if (c->nconds >= MAX_COND_DEPTH) {
+		form_error(c, cond, "conditions nested deeper than 16 levels%s", NULL);
+		return;
+	}
+	char *text = sx_print(cond);
+	if (negate) {
+		char *neg = NULL;
+		if (asprintf(&neg, "(not %s)", text) < 0)
+			abort();
+		free(text);
+		text = neg;
+	}
+	c->conds[c->nconds++] = text;
+	for (size_t i = 0; i < n; i++)
+		conv_form(c, forms[i]);
+	free(c->conds[--c->nconds]);
+}
+
+/* if / when / unless / begin: their allow and deny forms become rules
+ * (conditional ones with the condition as an opaque filter); the form is
+ * listed as unmodelled once, at top level, and decide() does not treat it
+ * as a source of unknown rules (eval.c: containers).  */
+static void conv_container(conv *c, const sx_node *n, const char *head)
+{
+	if (c->depth == 0)
+		add_unmodelled(c, n, !strcmp(head, "begin")
+			? SB_UNMODELLED_INERT "'begin' read form by form"
+			: SB_UNMODELLED_INERT "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
+	c->depth++;
+	const sx_node *const *k = (const sx_node *const *)n->kids;
+	if (!strcmp(head, "begin")) {
+		for (size_t i = 1; i < n->nkids; i++)
+			conv_form(c, k[i]);
+	} else if (n->nkids < 2) {
+		form_error(c, n, "'%s' needs a condition", head);
+	} else if (!strcmp(head, "if")) {
+		if (n->nkids > 2)
+			conv_branch(c, k[1], false, k + 2, 1);
+		if (n->nkids > 3)
+			conv_branch(c, k[1], true, k + 3, n->nkids - 3);
+	} else {
+		conv_branch(c, k[1], !strcmp(head, "unless"), k + 2, n->nkids - 2);
+	}
+	c->depth--;
+}
+
+static void conv_form(conv *c, const sx_node *n)
+{
+	const char *head = sx_head(n);
+	if (!head) {
+		if (c->depth == 0)
+			form_error(c, n, "expected a form like (allow ...) at top level%s", NULL);
+		return; /* a value inside a branch: nothing to do */
+	}
+	if (!strcmp(head, "version"))
+		conv_version(c, n);
+	else if (!strcmp(head, "allow"))
+		conv_rule(c, n, SB_ALLOW);
+	else if (!strcmp(head, "deny"))
+		conv_rule(c, n, SB_DENY);
+	else if (!strcmp(head, "import"))
+		conv_import(c, n);
+	else if (!strcmp(head, "define"))
+		conv_define(c, n);
+	else if (!strcmp(head, "debug"))
+		; /* historic; a no-op in the modern prelude */
+	else if ((c->flags & SB_READ_CONDITIONALS) &&
+		 (!strcmp(head, "if") || !strcmp(head, "when") || !strcmp(head, "unless") || !strcmp(head, "begin")))
+		conv_container(c, n, head);
+	else if (!strcmp(head, "trace"))
+		add_unmodelled(c, n, "trace mode is not modelled: it may change what is denied");
+	else {
+		char reason[160];
+		snprintf(reason, sizeof reason, "'%s' form is not evaluated: it may add rules", head);
+		add_unmodelled(c, n, reason);
+	}
+}
+
+static void collect_header(conv *c)
+{
+	int first_line = c->doc->nforms ? c->doc->forms[0]->loc.line : 1 << 30;
+	for (size_t i = 0; i < c->doc->ncomments; i++) {
+		const sx_comment *k = &c->doc->comments[i];
+		if (k->line >= first_line)
+			break;
+		sb_profile_add_header(c->p, k->text);
+	}
+}
+
+sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d)
+{
+	return sb_sbpl_read_ex(file, text, len, d, 0);
+}
+
+sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags)
+{
+	sx_doc *doc = sx_read(file, text, len, d);
+	if (!doc)
+		return NULL;
+	conv c = { .d = d, .doc = doc, .p = sb_profile_new(), .flags = flags };
+	c.p->version = 0; /* set by (version N); 0 = missing */
+	collect_header(&c);
+	for (size_t i = 0; i < doc->nforms; i++)
+		conv_form(&c, doc->forms[i]);
+	if (!c.p->version && !c.errors) {
+		sb_loc at = doc->nforms ? doc->forms[0]->loc : (sb_loc){ doc->file, 1, 1, 1, 1 };
+		sb_diag_report(d, SB_SEV_ERROR, &at, "sbpl-form", "no version specified: add (version 1)");
+		c.errors++;
+	}
+	free(c.defs);
+	free(c.fn_defs);
+	sx_doc_free(doc);
+	if (c.errors) {
+		sb_profile_free(c.p);
+		return NULL;
+	}
+	return c.p;
+}
+
+sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
+{
+	return sb_sbpl_read_file_ex(file, d, 0);
+}
+
+sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s: %s", file, strerror(errno));
+		return NULL;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		abort();
+	char chunk[8192];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, got, m);
+	bool bad = ferror(f);
+	fclose(f);
+	fclose(m);
+	if (bad) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s", file);
+		free(text);
+		return NULL;
+	}
+	sb_profile *p = sb_sbpl_read_ex(file, text, len, d, flags);
+	free(text);
+	return p;
+}
+
+/* "FILE:LINE" where FILE may hold blanks: the whole comment is
+ * FILE:DIGITS, or its first word is (followed by more text).  */
+static int origin_in(const char *s, size_t end, char **file)
+{
+	while (end > 0 && (s[end - 1] == ':' || s[end - 1] == ','))
+		end--;
+	size_t colon = end;
+	while (colon > 0 && isdigit((unsigned char)s[colon - 1]))
+		colon--;
+	if (colon == end || colon < 2 || s[colon - 1] != ':' || end - colon > 9)
+		return 0;
+	long line = strtol(s + colon, NULL, 10);
+	if (line <= 0)
+		return 0;
+	*file = strndup(s, colon - 1);
+	return (int)line;
+}
+
+int sb_sbpl_parse_origin(const char *comment, char **file)
+{
+	const char *s = comment;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!strncmp(s, "from ", 5))
+		s += 5;
+	size_t len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	int line = origin_in(s, len, file);
+	if (!line)
+		line = origin_in(s, strcspn(s, " \t"), file);
+	return line;
+}

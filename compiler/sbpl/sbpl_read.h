@@ -1,0 +1,65 @@
+/* sbpl_read.h - read SBPL text (what sbc emits, and real-world profiles)
+ * into the profile IR of ir.h, and render IR rules back as SBPL text.
+ *
+ * Built on the S-expression reader of sexp.h.  Modelled: version, allow and
+ * deny with any number of operations, filters and modifiers (nested
+ * argument lists are flattened; several filters of a rule are ORed, and a
+ * filter with several arguments becomes one filter per argument), literal /
+ * path, subpath, prefix / path-prefix, regex / path-regex, vnode-type, tty,
+ * require-all / -any / -not, param / getenv, string-append, (with ...),
+ * import (listed, not followed), debug (a no-op), `define NAME <string>`
+ * (substituted where used).
+ *
+ * Kept but not modelled (sb_profile.unmodelled, reported with a reason):
+ * define of functions, if, let, begin, when, for-each, trace, macro calls,
+ * and import.  With SB_READ_CONDITIONALS, the allow/deny forms inside
+ * if / when / unless / begin become rules; a rule under a condition gets
+ * the condition as an opaque filter ANDed with each filter.  That is for
+ * evaluation only (sbc explain, sbc diff): such rules do not emit back as
+ * valid SBPL, so readers whose result is emitted again leave it off.  A filter that is not a path filter (global-name, target,
+ * extension, file-mode, remote, a call of a profile-defined function ...)
+ * becomes an SB_F_OPAQUE filter; decide() answers unknown when it matters.
+ *
+ * Origins: a comment alone on a line of the form "; FILE:LINE" (optionally
+ * followed by more text) directly above a rule, as sbc emits, sets
+ * sb_rule.src_file / src_line.  Comment lines before the first form become
+ * the profile header.
+ *
+ * Diagnostics (all located, "file:line:col: ..."): syntax errors [sbpl-syntax],
+ * structural errors [sbpl-form], and warnings for traps: trailing slash or
+ * non-canonical path in literal/subpath [sbpl-path], /tmp /var /etc filter
+ * strings that never match [sbpl-alias], unknown escapes [sbpl-escape],
+ * strings over 255 bytes [sbpl-long-string], unknown operations [sbpl-op].  */
+#ifndef SB_SBPL_READ_H
+#define SB_SBPL_READ_H
+
+#include <stddef.h>
+#include "compiler/common/diag.h"
+#include "compiler/ir/ir.h"
+
+/* Reasons of unmodelled forms that add no rule the IR does not already
+ * hold (definitions, containers whose rules were extracted) start with
+ * this; decide() ignores those forms and answers unknown for any other.  */
+#define SB_UNMODELLED_INERT "inert: "
+
+enum { SB_READ_CONDITIONALS = 1 << 0 };
+
+/* Read a profile.  Returns NULL when any error was reported; warnings do
+ * not fail the read.  `file` names the source in diagnostics and locations.  */
+sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag *d);
+/* Same with SB_READ_* flags.  */
+sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags);
+/* Same, reading `file` from disk (an unreadable file is a located error).  */
+sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d);
+sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags);
+
+/* Parse "FILE:LINE" at the start of a comment text (sbc's origin comments).
+ * On success stores a malloc'd FILE in *file and returns the line, else 0.  */
+int sb_sbpl_parse_origin(const char *comment, char **file);
+
+/* One-line SBPL renderings of IR pieces.  Caller frees.  */
+char *sb_sbpl_str_text(const sb_str *s);
+char *sb_sbpl_filter_text(const sb_filter *f);
+char *sb_sbpl_rule_text(const sb_rule *r);
+
+#endif

@@ -1,0 +1,60 @@
+/* omp-sandboxed - the drop-in successor of the original bash wrapper
+ * (docs/omp-sandboxed.md).  Runs omp under the embedded default profile
+ * (examples/omp.sbx compiled at build time).  Only the first argument is
+ * examined, as in the original: --self-test, --print-profile, or anything
+ * else is forwarded to omp (so `omp-sandboxed --help` is omp's help).
+ * Wrapper help and version are --sandbox-help and --sandbox-version.  */
+#include <stdio.h>
+#include <string.h>
+#include "runtime/cli/run.h"
+
+extern const char sb_default_profile[];
+extern const size_t sb_default_profile_len;
+extern char **environ;
+
+static void usage(FILE *out)
+{
+	fputs("usage: omp-sandboxed [OMP ARGS...]     run omp sandboxed (arguments forwarded)\n"
+	      "       omp-sandboxed --self-test       check the sandbox for real (exit 0/1)\n"
+	      "       omp-sandboxed --print-profile   print the profile, paths bound, as applied\n"
+	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
+	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
+	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
+	      "  OMP_SANDBOX_SKIP_HOME_VERIFY, OMP_SANDBOX_CONFIRM_WIDE,\n"
+	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ\n"
+	      "  (flags are on only when exactly \"1\").  --help and --version go to omp.\n"
+	      "Exit: omp's status; 78 when the launcher refuses or cannot apply the sandbox;\n"
+	      "  1 when the self-test fails.  See docs/omp-sandboxed.md.\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *first = argc > 1 ? argv[1] : "";
+	if (strcmp(first, "--sandbox-help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(first, "--sandbox-version") == 0) {
+		printf("omp-sandboxed %s\n", SB_VERSION);
+		return 0;
+	}
+	sb_run_action act = SB_ACT_LAUNCH;
+	if (strcmp(first, "--self-test") == 0)
+		act = SB_ACT_SELFTEST;
+	else if (strcmp(first, "--print-profile") == 0)
+		act = SB_ACT_PRINT_BOUND;
+	sb_run_cfg cfg = {
+		.tool = "omp-sandboxed",
+		.argv0 = argv[0],
+		.envp = environ,
+		.profile_name = "omp.sb (embedded)",
+		.profile_text = sb_default_profile,
+		.profile_len = sb_default_profile_len,
+		.omp_mode = true,
+		.command = "omp",
+		.args = argv + 1,
+		.nargs = argc > 1 ? (size_t)argc - 1 : 0,
+	};
+	return sb_run(&cfg, act);
+}

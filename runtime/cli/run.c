@@ -1,0 +1,406 @@
+/* run.c - the shared launcher flow (run.h).  */
+#include "runtime/cli/run.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "runtime/common/cmdpath.h"
+#include "runtime/common/env.h"
+#include "runtime/linux/landlock_sys.h"
+#include "runtime/common/launch.h"
+#include "runtime/linux/linux.h"
+#include "runtime/macos/macos.h"
+#include "compiler/common/path.h"
+#include "runtime/common/prep.h"
+#include "compiler/sbpl/sbpl_read.h"
+#include "runtime/cli/selftest.h"
+
+static sb_platform pick_platform(char *const envp[])
+{
+#ifdef SB_TEST_HOOKS
+	/* Test builds only: exercise the macOS backend (through the
+	 * sandbox-exec stand-in) on Linux.  */
+	const char *t = sb_env_get(envp, "SB_TEST_PLATFORM");
+	if (t && strcmp(t, "macos") == 0)
+		return SB_PLAT_MACOS;
+	if (t && strcmp(t, "linux") == 0)
+		return SB_PLAT_LINUX;
+#else
+	(void)envp;
+#endif
+	return sb_platform_native();
+}
+
+#ifdef SB_TEST_HOOKS
+/* Test builds only: make one Landlock step fail (SB_TEST_LL_FAIL=restrict,
+ * create, add_rule, probe, prctl, seccomp), to test the fail-closed paths
+ * and that a self-test never counts "sandbox did not start" as a denial.  */
+static void test_inject(char *const envp[])
+{
+	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
+	if (step && *step)
+		sb_ll_test_fail(step, EPERM);
+}
+#endif
+
+static char *self_exe(const char *argv0, const char *path_var)
+{
+	char *r = realpath("/proc/self/exe", NULL);
+	if (r)
+		return r;
+	char *c = argv0 ? sb_cmd_resolve(argv0, path_var, NULL) : NULL;
+	if (!c)
+		return NULL;
+	r = realpath(c, NULL);
+	free(c);
+	return r;
+}
+
+/* The macOS form: "; -D NAME=VALUE" lines, then the profile text.  */
+/* sandbox-exec receives the profile as sbrun re-emits it (lists expanded).
+ * A form the reader keeps but does not model (if, let, a macro call) would
+ * be moved in front of every rule, changing what it means: refuse such a
+ * profile instead of launching something else than was written.  Inert
+ * definitions are fine.  On Linux the planner treats them as deny.  */
+static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
+{
+	size_t inert = strlen(SB_UNMODELLED_INERT);
+	for (size_t i = 0; i < prof->nunmodelled; i++) {
+		const sb_unmodelled *u = &prof->unmodelled[i];
+		if (strncmp(u->reason, SB_UNMODELLED_INERT, inert) == 0)
+			continue;
+		sb_diag_report(d, SB_SEV_ERROR, &u->loc, "unmodelled",
+			       "sbrun cannot re-emit this form faithfully (%s); run "
+			       "/usr/bin/sandbox-exec -f on the profile yourself, or express it "
+			       "as plain rules", u->reason);
+		return SB_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
+			 sb_diag *d)
+{
+	sb_bindings b = { 0 }, defines = { 0 };
+	sb_launch_bindings(prep, user, &b);
+	char *missing = NULL;
+	sb_profile *x = sb_profile_expand_lists(prof, &b, &defines, &missing);
+	int rc = 0;
+	if (!x) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", missing ? missing : "?", missing ? missing : "?");
+		rc = SB_EXIT_SETUP;
+	} else {
+		printf(";; sandbox-exec parameters (-D NAME=VALUE):\n");
+		for (size_t i = 0; i < defines.n; i++)
+			printf(";;   -D %s=%s\n", defines.v[i].name,
+			       defines.v[i].nvalues ? defines.v[i].values[0] : "");
+		char *text = sb_profile_text(x);
+		fputs(text, stdout);
+		free(text);
+		sb_profile_free(x);
+	}
+	free(missing);
+	sb_bindings_clear(&b);
+	sb_bindings_clear(&defines);
+	return rc;
+}
+
+/* The profile with this launch's values bound, or NULL after reporting
+ * the first param nothing binds (the same refusal for every printed form).  */
+static sb_profile *bind_for_launch(const sb_profile *prof, const sb_prep *prep,
+				   const sb_bindings *user, sb_diag *d)
+{
+	sb_bindings b = { 0 };
+	sb_launch_bindings(prep, user, &b);
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	sb_profile *bound = sb_profile_bind(prof, &b, &unbound, &nunbound);
+	sb_bindings_clear(&b);
+	if (nunbound) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+			       "the profile uses the param \"%s\", which nothing binds; pass "
+			       "-D %s=VALUE", unbound[0], unbound[0]);
+		sb_profile_free(bound);
+		bound = NULL;
+	}
+	for (size_t i = 0; i < nunbound; i++)
+		free(unbound[i]);
+	free(unbound);
+	return bound;
+}
+
+/* The bound form: self-contained, decides like the original's output with
+ * no -D needed (sbc explain PROFILE --op read --path ...).  */
+static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bindings *user,
+		       sb_diag *d)
+{
+	sb_profile *bound = bind_for_launch(prof, prep, user, d);
+	if (!bound)
+		return SB_EXIT_SETUP;
+	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
+	       "paths as -D params\n");
+	char *text = sb_profile_text(bound);
+	fputs(text, stdout);
+	free(text);
+	sb_profile_free(bound);
+	return 0;
+}
+
+static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *prep,
+		      const sb_bindings *user, const sb_linux_opts *lo, sb_diag *d)
+{
+	if (plat == SB_PLAT_MACOS) {
+		printf(";; macOS: Seatbelt enforces this profile as written "
+		       "(sandbox-exec -p TEXT -D ...)\n");
+		return print_profile(prof, prep, user, d);
+	}
+	sb_profile *bound = bind_for_launch(prof, prep, user, d);
+	if (!bound)
+		return SB_EXIT_SETUP;
+	sb_ll_plan *plan = NULL;
+	int rc = sb_ll_plan_build(bound, lo, &plan, d);
+	if (rc == 0 && plan)
+		sb_ll_plan_print(plan, stdout);
+	if (plan)
+		sb_ll_plan_free(plan);
+	sb_profile_free(bound);
+	return rc;
+}
+
+/* D9: omp dies at start-up without a writable ~/.omp, and a Landlock rule
+ * needs the directory to exist.  */
+static int ensure_omp_dir(const char *home, sb_diag *d)
+{
+	char *p = sb_path_join(home, ".omp");
+	int rc = 0;
+	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "omp-dir", "cannot create %s: %s", p,
+			       strerror(errno));
+		rc = SB_EXIT_SETUP;
+	}
+	free(p);
+	return rc;
+}
+
+/* The policy a profile was compiled from, when it lies beside the profile:
+ * sbc's header says "generated by sbc from NAME; do not edit" (NAME relative
+ * to the policy's directory, so the bytes do not depend on where it was
+ * built).  NULL when unknown or absent: the embedded profile has none.  */
+static char *policy_beside(const sb_profile *prof, const char *profile_path)
+{
+	static const char tag[] = "generated by sbc from ";
+	if (!profile_path)
+		return NULL;
+	for (size_t i = 0; i < prof->nheader; i++) {
+		const char *h = strstr(prof->header[i], tag);
+		if (!h)
+			continue;
+		h += sizeof tag - 1;
+		size_t n = strcspn(h, ";");
+		if (n == 0 || h[0] == '/')
+			return NULL;
+		char *dir = realpath(profile_path, NULL);
+		if (!dir)
+			return NULL;
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		char *cand = NULL;
+		if (asprintf(&cand, "%s/%.*s", dir, (int)n, h) < 0)
+			cand = NULL;
+		free(dir);
+		char *real = cand ? realpath(cand, NULL) : NULL;
+		free(cand);
+		return real;
+	}
+	return NULL;
+}
+
+static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
+		  const sb_prep *prep, const char *cmd, const char *sandbox_exec,
+		  const sb_linux_opts *lo, sb_diag *d)
+{
+	sb_envvec env = { 0 };
+	sb_env_in ein = { .parent = cfg->envp, .home = prep->home, .tmpdir = prep->tmpdir,
+			  .marker = sb_platform_marker(plat), .pass_env = prep->s.pass_env,
+			  .inherit = prep->s.inherit_env };
+	int rc = sb_env_build(&ein, &env, d);
+	if (rc)
+		return rc;
+	sb_launch_in in = {
+		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
+		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
+		.auto_approve = cfg->omp_mode && prep->s.yolo,
+	};
+	sb_launch l;
+	rc = sb_launch_compute(&in, &l, d);
+	sb_envvec_free(&env);
+	if (rc) {
+		sb_launch_free(&l);
+		return rc;
+	}
+	const char *path_var = sb_env_get(cfg->envp, "PATH");
+	rc = sb_launch_check_readable(l.bound, prep->home, "the command", cmd, d);
+	char *missing = NULL;
+	char *interp = sb_cmd_interpreter(cmd, path_var, &missing);
+	if (!rc && interp)
+		rc = sb_launch_check_readable(l.bound, prep->home, "its interpreter", interp, d);
+	if (!rc && !interp && missing) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
+			       "%s needs the interpreter '%s', which is not found on PATH; "
+			       "install it or add its directory to PATH", cmd, missing);
+		rc = SB_EXIT_SETUP;
+	}
+	free(interp);
+	free(missing);
+	if (rc) {
+		sb_launch_free(&l);
+		return rc;
+	}
+	char *self = self_exe(cfg->argv0, path_var);
+	char *policy = policy_beside(prof, cfg->profile_path);
+	const char *files[] = { self, cfg->profile_path, policy };
+	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
+	free(policy);
+	free(self);
+
+	if (plat == SB_PLAT_MACOS) {
+		rc = sb_macos_exec(&l, d);
+	} else if (chdir(l.cwd) != 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
+			       l.cwd, strerror(errno));
+		rc = SB_EXIT_SETUP;
+	} else {
+		sb_ll_plan *plan = NULL;
+		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
+		if (rc == 0 && plan) {
+			fflush(NULL);
+			rc = sb_linux_exec(plan, lo, l.exec_path, l.argv, l.envp, d);
+		}
+		if (plan)
+			sb_ll_plan_free(plan);
+		if (!rc)
+			rc = SB_EXIT_SETUP;
+	}
+	sb_launch_free(&l);
+	return rc;
+}
+
+static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
+{
+	sb_platform plat = pick_platform(cfg->envp);
+#ifdef SB_TEST_HOOKS
+	test_inject(cfg->envp);
+#endif
+	const char *path_var = sb_env_get(cfg->envp, "PATH");
+	char cwdbuf[4096];
+	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+
+	/* 1. the command (omp first of all, as the original) */
+	char *cmd = NULL;
+	bool need_cmd = cfg->omp_mode || act == SB_ACT_LAUNCH;
+	if (cfg->command) {
+		cmd = sb_cmd_resolve(cfg->command, path_var, cwd);
+		if (!cmd && need_cmd) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "command",
+				       "'%s' not found on PATH (only absolute PATH entries are "
+				       "searched); install it or add its directory to PATH",
+				       cfg->command);
+			return SB_EXIT_NOTFOUND;
+		}
+	}
+	/* 2. the platform backend */
+	char *sandbox_exec = sb_macos_sandbox_exec_path();
+	int rc = 0;
+	if (plat == SB_PLAT_MACOS && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)) {
+		rc = sb_macos_check_available(sandbox_exec, d);
+		if (!rc)
+			rc = sb_macos_check_nested(cfg->envp, sandbox_exec, d);
+	} else if (plat == SB_PLAT_LINUX && act == SB_ACT_LAUNCH) {
+		const char *m = sb_env_get(cfg->envp, "OMP_SANDBOX");
+		if (m && *m)
+			sb_diag_report(d, SB_SEV_NOTE, NULL, "nested",
+				       "already inside a sandbox (OMP_SANDBOX=%s): the new Landlock "
+				       "layer stacks on the existing one and can only narrow it", m);
+	}
+	/* 3-6. home, workspace, temp dir, extras */
+	struct passwd *pw = getpwuid(getuid());
+	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
+			   .platform = plat };
+	sb_prep prep;
+	if (!rc)
+		rc = sb_prep_run(&pin, &prep, d);
+	else
+		memset(&prep, 0, sizeof prep);
+	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
+		rc = ensure_omp_dir(prep.home, d);
+	sb_profile *prof = NULL;
+	if (!rc) {
+		prof = cfg->profile_text
+			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
+					      cfg->profile_len, d)
+			       : sb_sbpl_read_file(cfg->profile_path, d);
+		if (!prof) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
+				       "cannot use the profile %s", cfg->profile_name);
+			rc = SB_EXIT_SETUP;
+		} else if (plat == SB_PLAT_MACOS || act == SB_ACT_PRINT_LAUNCH) {
+			rc = refuse_unmodelled(prof, d);
+		}
+	}
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+			     .allow_unsandboxed = cfg->allow_unsandboxed,
+			     .allow_unenforceable = cfg->allow_unenforceable,
+			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
+	if (!rc) {
+		switch (act) {
+		case SB_ACT_PRINT_LAUNCH:
+			rc = print_profile(prof, &prep, cfg->user, d);
+			break;
+		case SB_ACT_PRINT_BOUND:
+			rc = print_bound(prof, &prep, cfg->user, d);
+			break;
+		case SB_ACT_PLAN:
+			rc = print_plan(plat, prof, &prep, cfg->user, &lo, d);
+			break;
+		case SB_ACT_SELFTEST: {
+			sb_selftest_cfg sc = {
+				.platform = plat, .profile = prof, .prep = &prep, .user = cfg->user,
+				.parent_env = cfg->envp, .omp = cfg->omp_mode ? cmd : NULL,
+				.sandbox_exec = sandbox_exec, .lopts = &lo, .out = stdout,
+			};
+			if (!sc.omp) {
+				/* sbrun: omp checks when omp is on PATH */
+				sc.omp = cmd = cmd ? cmd : sb_cmd_resolve("omp", path_var, NULL);
+			}
+			rc = sb_selftest_run(&sc);
+			break;
+		}
+		case SB_ACT_LAUNCH:
+			rc = launch(cfg, plat, prof, &prep, cmd, sandbox_exec, &lo, d);
+			break;
+		}
+	}
+	if (prof)
+		sb_profile_free(prof);
+	sb_prep_free(&prep);
+	free(sandbox_exec);
+	free(cmd);
+	return rc;
+}
+
+int sb_run(const sb_run_cfg *cfg, sb_run_action act)
+{
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, cfg->tool);
+	sb_diag_auto_colour(d);
+	int rc = run(cfg, act, d);
+	sb_diag_free(d);
+	return rc;
+}

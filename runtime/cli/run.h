@@ -1,0 +1,48 @@
+/* run.h - the launcher flow shared by sbrun and omp-sandboxed, so both
+ * apply the same protections in the same order (seed §1):
+ *   find the command -> platform backend present / not nested -> home ->
+ *   workspace -> temp dir -> extras -> markers -> action.
+ * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns
+ * the command's own status.  */
+#ifndef SB_RUN_H
+#define SB_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compiler/ir/ir.h"
+
+typedef enum {
+	SB_ACT_LAUNCH,
+	SB_ACT_PRINT_LAUNCH,    /* the exact macOS form: -D list + profile text
+				   (sbrun --print-launch) */
+	SB_ACT_PRINT_BOUND,     /* the profile with every param replaced by its
+				   value (--print-profile, as the original printed
+				   it): self-contained for sbc explain */
+	SB_ACT_PLAN,            /* what the platform backend will enforce */
+	SB_ACT_SELFTEST,
+} sb_run_action;
+
+typedef struct sb_run_cfg {
+	const char *tool;              /* "sbrun" or "omp-sandboxed" */
+	const char *argv0;             /* for the tamper check when /proc is absent */
+	char *const *envp;             /* the inherited environment */
+	const char *profile_name;      /* name in diagnostics */
+	const char *profile_path;      /* the profile on disk, or NULL (embedded) */
+	const char *profile_text;      /* NULL: read profile_path */
+	size_t profile_len;
+	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
+	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
+	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
+	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
+	bool allow_shm;                /* Linux: grant /dev/shm */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
+	bool omp_mode;                 /* omp-sandboxed: command required first,
+					  ~/.omp created, OMP_SANDBOX_YOLO */
+	const char *command;           /* name or path; NULL: none (sbrun without one) */
+	char *const *args;             /* arguments after the command */
+	size_t nargs;
+} sb_run_cfg;
+
+int sb_run(const sb_run_cfg *cfg, sb_run_action act);
+
+#endif

@@ -1,0 +1,272 @@
+/* launch.c - the pure launch computation (launch.h) and the pre-launch
+ * checks on the bound profile.  */
+#include "runtime/common/launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compiler/sbpl/emit_sbpl.h"
+#include "compiler/eval/eval.h"
+#include "runtime/linux/linux.h"
+#include "compiler/common/path.h"
+#include "compiler/common/sensitive.h"
+
+static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
+					"EXTRA_READ" };
+
+bool sb_launch_reserved_param(const char *name)
+{
+	size_t n = strlen(name);
+	if (n && name[n - 1] == '*')
+		n--;
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strlen(reserved[i]) == n && strncmp(reserved[i], name, n) == 0)
+			return true;
+	return strstr(name, "..") != NULL;
+}
+
+/* Seatbelt sees /tmp, /var and /etc as /private/..., and decide() resolves
+ * queries the same way, so a bound value must be in that form too or a rule
+ * on it would never match: on Linux a home under /var (/var/home/alice)
+ * would stop being denied.  On macOS canonical values already have this form;
+ * the Linux planner maps /private/... back to the real directories.  */
+static char *seatbelt_form(const char *v)
+{
+	char *a = v[0] == '/' ? sb_path_private_alias(v) : strdup(v);
+	if (!a)
+		abort();
+	return a;
+}
+
+static void set_one(sb_bindings *out, const char *name, const char *value)
+{
+	char *a = seatbelt_form(value);
+	sb_bindings_set(out, name, a);
+	free(a);
+}
+
+static void set_list(sb_bindings *out, const char *name, char *const *values, size_t n)
+{
+	char **a = calloc(n ? n : 1, sizeof *a);
+	if (!a)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		a[i] = seatbelt_form(values[i]);
+	sb_bindings_set_list(out, name, (const char *const *)a, n);
+	for (size_t i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
+void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *out)
+{
+	set_one(out, "HOME", p->home);
+	set_one(out, "WORKSPACE", p->workspace);
+	set_one(out, "TMPDIR", p->tmpdir);
+	set_list(out, "EXTRA_WRITE", p->extra_write, p->nextra_write);
+	set_list(out, "EXTRA_READ", p->extra_read, p->nextra_read);
+	for (size_t i = 0; user && i < user->n; i++) {
+		const sb_binding *b = &user->v[i];
+		if (sb_launch_reserved_param(b->name))
+			continue;
+		if (b->is_list)
+			set_list(out, b->name, b->values, b->nvalues);
+		else if (b->nvalues == 1)
+			set_one(out, b->name, b->values[0]);
+	}
+}
+
+/* The emitter's form (compiler/sbpl/emit_sbpl.h): rules keep their "; FILE:LINE"
+ * origin comments, so the text sandbox-exec receives still traces back to
+ * the policy.  The macOS text is path-free (params only), so the emitter's
+ * refusal of control characters cannot trigger there; on Linux the bound
+ * values were validated by prep.  */
+char *sb_profile_text(const sb_profile *p)
+{
+	char *t = sb_emit_sbpl(p, NULL, NULL);
+	return t ? t : strdup("");
+}
+
+/* ---- the computation ---- */
+
+static char *xstrdup(const char *s)
+{
+	char *r = strdup(s);
+	if (!r)
+		abort();
+	return r;
+}
+
+static char *define_arg(const char *name, const char *value)
+{
+	char *r;
+	if (asprintf(&r, "%s=%s", name, value) < 0)
+		abort();
+	return r;
+}
+
+static void argv_push(sb_launch *l, char *s)
+{
+	l->argv = realloc(l->argv, (l->argc + 2) * sizeof(char *));
+	if (!l->argv)
+		abort();
+	l->argv[l->argc++] = s;
+	l->argv[l->argc] = NULL;
+}
+
+static int report_unbound(const char *name, sb_diag *d)
+{
+	sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
+		       "the profile uses the param \"%s\", which nothing binds; pass "
+		       "-D %s=VALUE (sbrun) or recompile the policy with it", name, name);
+	return SB_EXIT_SETUP;
+}
+
+int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
+{
+	memset(out, 0, sizeof *out);
+	sb_bindings binds = { 0 };
+	sb_launch_bindings(in->prep, in->user, &binds);
+	int rc = 0;
+
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	out->bound = sb_profile_bind(in->profile, &binds, &unbound, &nunbound);
+	if (nunbound) {
+		rc = report_unbound(unbound[0], d);
+		for (size_t i = 0; i < nunbound; i++)
+			free(unbound[i]);
+		free(unbound);
+		goto done;
+	}
+	free(unbound);
+
+	if (in->platform == SB_PLAT_MACOS) {
+		char *missing = NULL;
+		sb_profile *expanded = sb_profile_expand_lists(in->profile, &binds, &out->defines,
+							       &missing);
+		if (!expanded) {
+			rc = report_unbound(missing ? missing : "?", d);
+			free(missing);
+			goto done;
+		}
+		out->profile_text = sb_profile_text(expanded);
+		sb_profile_free(expanded);
+		out->exec_path = xstrdup(in->sandbox_exec ? in->sandbox_exec : SB_SANDBOX_EXEC);
+		argv_push(out, xstrdup(out->exec_path));
+		argv_push(out, xstrdup("-p"));
+		argv_push(out, xstrdup(out->profile_text));
+		for (size_t i = 0; i < out->defines.n; i++) {
+			const sb_binding *b = &out->defines.v[i];
+			argv_push(out, xstrdup("-D"));
+			argv_push(out, define_arg(b->name, b->nvalues ? b->values[0] : ""));
+		}
+		argv_push(out, xstrdup(in->cmd));
+	} else {
+		out->profile_text = sb_profile_text(out->bound);
+		out->exec_path = xstrdup(in->cmd);
+		argv_push(out, xstrdup(in->cmd));
+	}
+	if (in->auto_approve)
+		argv_push(out, xstrdup("--auto-approve"));
+	for (size_t i = 0; i < in->nargs; i++)
+		argv_push(out, xstrdup(in->args[i]));
+
+	size_t ne = 0;
+	while (in->env && in->env[ne])
+		ne++;
+	out->envp = calloc(ne + 1, sizeof(char *));
+	if (!out->envp)
+		abort();
+	for (size_t i = 0; i < ne; i++)
+		out->envp[i] = xstrdup(in->env[i]);
+	out->cwd = xstrdup(in->prep->workspace);
+done:
+	sb_bindings_clear(&binds);
+	return rc;
+}
+
+void sb_launch_free(sb_launch *l)
+{
+	free(l->exec_path);
+	for (size_t i = 0; i < l->argc; i++)
+		free(l->argv[i]);
+	free(l->argv);
+	for (size_t i = 0; l->envp && l->envp[i]; i++)
+		free(l->envp[i]);
+	free(l->envp);
+	free(l->cwd);
+	free(l->profile_text);
+	sb_bindings_clear(&l->defines);
+	if (l->bound)
+		sb_profile_free(l->bound);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- checks on the bound profile ---- */
+
+/* Where to grant read so the program can start: the first directory below
+ * the home on the way to `file` (an install root such as ~/.bun), when it
+ * is not sensitive; otherwise the file's own directory.  */
+static char *suggest_dir(const char *file, const char *home)
+{
+	if (home && sb_path_is_strictly_under(file, home)) {
+		size_t n = strlen(home);
+		const char *end = strchr(file + n + 1, '/');
+		if (end) {
+			char *top = strndup(file, (size_t)(end - file));
+			if (!top)
+				abort();
+			if (!sb_sensitive_match(top, home, NULL, 0))
+				return top;
+			free(top);
+		}
+	}
+	char *dir = sb_path_dirname(file);
+	return dir ? dir : xstrdup("/");
+}
+
+int sb_launch_check_readable(const sb_profile *bound, const char *home, const char *what,
+			     const char *file, sb_diag *d)
+{
+	char *real = realpath(file, NULL);
+	const char *p = real ? real : file;
+	sb_decision dec = sb_decide(bound, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
+	int rc = 0;
+	if (dec.kind == SB_DEC_DENY) {
+		char *dir = suggest_dir(p, home);
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "command-unreadable",
+			       "%s %s%s%s lies where the profile denies reading, so it could not "
+			       "start in the sandbox; refusing (install it outside the home "
+			       "directory, or set OMP_SANDBOX_EXTRA_READ=%s)", what, file,
+			       real && strcmp(real, file) ? " -> " : "",
+			       real && strcmp(real, file) ? real : "", dir);
+		free(dir);
+		rc = SB_EXIT_SETUP;
+	}
+	free(real);
+	return rc;
+}
+
+int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, size_t n,
+			   sb_diag *d)
+{
+	int warnings = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!files[i])
+			continue;
+		char *real = realpath(files[i], NULL);
+		const char *p = real ? real : files[i];
+		sb_decision dec = sb_decide(bound, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
+		if (dec.kind == SB_DEC_ALLOW) {
+			sb_diag_report(d, SB_SEV_WARNING, NULL, "tamper",
+				       "%s is writable inside the sandbox: the sandboxed program could "
+				       "change what runs unconfined next time; install it outside every "
+				       "writable root (workspace, ~/.omp, temp dirs, extra write paths)",
+				       p);
+			warnings++;
+		}
+		free(real);
+	}
+	return warnings;
+}

@@ -1,0 +1,73 @@
+/* prep.h - launch preparation shared by sbrun and omp-sandboxed: the
+ * OMP_SANDBOX_* settings, the verified home, the workspace, the temp dir and
+ * the extra read/write roots (seed §3-§8, with defects D3-D5 and the §13
+ * list fixed).
+ *
+ * Every refusal is an error through the sb_diag that names what was refused
+ * and the variable that overrides it (when one does), and makes
+ * sb_prep_run() return SB_EXIT_SETUP.  The user database is read by the
+ * caller (getpwuid) and passed in, so tests give exact inputs.  */
+#ifndef SB_PREP_H
+#define SB_PREP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "compiler/common/diag.h"
+
+typedef enum { SB_PLAT_LINUX, SB_PLAT_MACOS } sb_platform;
+
+/* The native platform of this build.  */
+sb_platform sb_platform_native(void);
+/* "seatbelt" or "landlock": the OMP_SANDBOX / PI_SANDBOX marker value.  */
+const char *sb_platform_marker(sb_platform p);
+
+/* The OMP_SANDBOX_* variables (seed §3); strings borrowed from the env.  */
+typedef struct sb_settings {
+	const char *workspace, *extra_write, *extra_read, *pass_env;
+	bool yolo, inherit_env, skip_home_verify, confirm_wide;
+	bool confirm_sensitive_write, confirm_sensitive_read;
+} sb_settings;
+
+void sb_settings_from_env(sb_settings *s, char *const envp[]);
+
+typedef struct sb_prep_in {
+	char *const *envp;       /* inherited environment (HOME, TMPDIR, settings) */
+	const char *cwd;         /* current directory (default workspace) */
+	const char *pw_home;     /* getpwuid(getuid())->pw_dir, NULL when the lookup failed */
+	sb_platform platform;    /* decides the accepted temp-dir roots */
+} sb_prep_in;
+
+typedef struct sb_prep {
+	sb_settings s;
+	char *home;              /* canonical verified home */
+	char *workspace;         /* canonical workspace */
+	char *tmpdir;            /* canonical accepted temp dir */
+	char **extra_write;      /* canonical, de-duplicated, in order */
+	size_t nextra_write;
+	char **extra_read;
+	size_t nextra_read;
+} sb_prep;
+
+/* Steps 3-6 of seed §1 in order: home, workspace, temp dir, extra write
+ * roots, extra read roots.  Returns 0 or SB_EXIT_SETUP (the first refusal
+ * stops).  *out is always initialised; free it with sb_prep_free.  */
+int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d);
+void sb_prep_free(sb_prep *p);
+
+/* The pieces, for tests and the self-test.  Each returns 0 or
+ * SB_EXIT_SETUP, and a malloc'd result in *out.  */
+int sb_prep_home(const sb_prep_in *in, bool skip_verify, char **out, sb_diag *d);
+int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm_wide, char **out,
+		      sb_diag *d);
+/* Never fails: falls back to the platform's scratch root with a warning.  */
+char *sb_prep_tmpdir(const sb_prep_in *in, sb_diag *d);
+/* Is the canonical `p` an accepted temp dir for `plat` (seed §6)?  */
+bool sb_tmpdir_accepted(sb_platform plat, const char *p);
+/* Process one EXTRA list ("EXTRA_WRITE" or "EXTRA_READ" as label).  */
+int sb_prep_extras(const char *label, const char *list, const char *home, bool confirm,
+		   char ***out, size_t *n, sb_diag *d);
+/* Expand a leading "~" or "~/" with home; "~name" is refused (NULL, *why
+ * set).  Caller frees.  */
+char *sb_expand_tilde(const char *p, const char *home, const char **why);
+
+#endif

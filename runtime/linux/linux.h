@@ -1,0 +1,54 @@
+/* linux.h - the Linux backend: enforce a bound profile's file semantics with
+ * Landlock (+ no_new_privs, capability drop, seccomp).  Design:
+ * ../shared/brief/landlock.md and docs/linux.md.
+ * Contract: the kernel never allows a file access that sb_decide() denies
+ * for the same bound profile; where Landlock cannot be exact it denies more
+ * and the plan says so.  */
+#ifndef SB_LINUX_H
+#define SB_LINUX_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "compiler/common/diag.h"
+#include "compiler/ir/ir.h"
+
+/* Exit statuses shared by sbrun and omp-sandboxed (docs/exit-status.md).  */
+enum {
+	SB_EXIT_SETUP = 78,      /* the sandbox could not be applied, or a refusal */
+	SB_EXIT_NOEXEC = 126,    /* command found but not executable (EACCES) */
+	SB_EXIT_NOTFOUND = 127,  /* command not found */
+};
+
+typedef struct sb_linux_opts {
+	const char *home;            /* canonical verified home */
+	int min_abi;                 /* refuse below (default 3) */
+	bool allow_unsandboxed;      /* run without Landlock, warning every time */
+	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
+	bool allow_shm;              /* grant /dev/shm (opt-in) */
+	bool allow_unenforceable;    /* run although some denies cannot be enforced */
+} sb_linux_opts;
+
+typedef struct sb_ll_plan sb_ll_plan;
+
+/* Translate a bound profile into a Landlock plan (rules, narrowings,
+ * platform gaps, unenforceable statements).  Returns 0, or SB_EXIT_SETUP with
+ * diagnostics when a deny cannot be enforced.  */
+int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out,
+		     sb_diag *d);
+/* The human-readable plan: every rule and every narrowing/gap with its
+ * source line (sbrun --plan).  */
+void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out);
+size_t sb_ll_plan_rule_count(const sb_ll_plan *plan);
+void sb_ll_plan_free(sb_ll_plan *plan);
+
+/* The launch steps (close fds, drop caps, NNP, seccomp, restrict, exec).
+ * Returns only on failure, with the exit status to use.  `envp` is the final
+ * environment.  */
+int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+		  char *const argv[], char *const envp[], sb_diag *d);
+
+/* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
+ * costs.  Returns 0 when Landlock is usable.  */
+int sb_linux_doctor(FILE *out);
+
+#endif

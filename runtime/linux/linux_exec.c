@@ -1,0 +1,271 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* linux_exec.c - the Linux launch sequence (../shared/brief/landlock.md §5):
+ * probe -> ruleset -> CLOEXEC inherited fds -> drop capabilities when root
+ * -> no_new_privs -> seccomp -> landlock_restrict_self -> execve.
+ * Runs in the process that execs the command; it must be single-threaded
+ * (before ABI 8 restrict_self restricts only the calling thread).  */
+#include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#endif
+#ifndef PR_CAP_AMBIENT_CLEAR_ALL
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+static int fail(sb_diag *d, const char *step, int err)
+{
+	sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+		       "could not apply the sandbox: %s failed: %s; refusing to run unconfined",
+		       step, strerror(err));
+	return SB_EXIT_SETUP;
+}
+
+static int threads_of_self(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	if (!f)
+		return -1;
+	char line[256];
+	int n = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Mark every fd >= 3 close-on-exec: fds opened before restrict_self keep
+ * their access (an inherited ~/.ssh/id_rsa fd would stay readable).  */
+static int cloexec_inherited(void)
+{
+	if (syscall(__NR_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	DIR *dir = opendir("/proc/self/fd");
+	if (!dir)
+		return -1;
+	int self = dirfd(dir);
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		int fd = atoi(e->d_name);
+		if (fd < 3 || fd == self)
+			continue;
+		int fl = fcntl(fd, F_GETFD);
+		if (fl >= 0 && fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int cap_last(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+	int n = 40;
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 40;
+		fclose(f);
+	}
+	return n;
+}
+
+static bool holds_caps(struct __user_cap_data_struct data[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (data[i].effective || data[i].permitted || data[i].inheritable)
+			return true;
+	return false;
+}
+
+/* Root keeps module loading, bpf, perf and /proc/<pid>/environ of other
+ * processes, none of which Landlock covers: drop every capability.  */
+static int drop_caps(sb_diag *d)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	memset(data, 0, sizeof data);
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return fail(d, "capget", errno);
+	if (geteuid() != 0 && !holds_caps(data))
+		return 0;
+	int last = cap_last();
+	for (int c = 0; c <= last; c++)
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+			return fail(d, "dropping the capability bounding set", errno);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return fail(d, "clearing ambient capabilities", errno);
+	memset(data, 0, sizeof data);
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return fail(d, "capset", errno);
+	return 0;
+}
+
+static int build_ruleset(const sb_ll_plan *plan, const sb_ll_abi_info *ai, int *out, sb_diag *d)
+{
+	struct sb_ll_ruleset_attr attr = { 0 };
+	attr.handled_access_fs = ai->fs_mask;
+	attr.scoped = ai->scoped_mask;
+	int fd = sb_ll_create_ruleset(&attr, ai->attr_size, 0);
+	if (fd < 0)
+		return fail(d, "landlock_create_ruleset", errno);
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++) {
+		uint64_t rights = r->v[i].rights & ai->fs_mask & ~SB_LL_NEVER;
+		if (!r->v[i].is_dir)
+			rights &= SB_LL_FILE_RIGHTS;
+		if (!rights)
+			continue;
+		struct sb_ll_path_beneath_attr pb = { .allowed_access = rights,
+						      .parent_fd = r->v[i].fd };
+		if (sb_ll_add_rule(fd, SB_LL_RULE_PATH_BENEATH, &pb, 0) < 0) {
+			if (errno == EBADFD)   /* pseudo file system: cannot carry rules */
+				continue;
+			int e = errno;
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "rule on %s failed",
+				       r->v[i].path);
+			close(fd);
+			return fail(d, "landlock_add_rule", e);
+		}
+	}
+	*out = fd;
+	return 0;
+}
+
+static int exec_it(const char *path, char *const argv[], char *const envp[], sb_diag *d)
+{
+	execve(path, argv, envp);
+	int e = errno;
+	if (e == ENOENT) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "%s: command not found", path);
+		return SB_EXIT_NOTFOUND;
+	}
+	sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "cannot execute %s: %s", path, strerror(e));
+	if (e == EACCES)
+		sb_diag_note(d, NULL,
+			     "the sandbox may lack EXECUTE on the binary or on its ELF interpreter "
+			     "(ld.so); see sbrun --plan");
+	return SB_EXIT_NOEXEC;
+}
+
+int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+		  char *const argv[], char *const envp[], sb_diag *d)
+{
+	sb_ll_probe pr;
+	sb_ll_probe_kernel(&pr);
+	int min_abi = o->min_abi > 0 ? o->min_abi : SB_LL_MIN_ABI_DEFAULT;
+	bool sandbox = true;
+	if (pr.kernel_abi < 0 || pr.eff_abi < min_abi) {
+		if (!o->allow_unsandboxed) {
+			if (pr.kernel_abi < 0)
+				sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+					       "Landlock is unavailable (%s): %s", strerror(pr.err),
+					       sb_ll_unavailable_hint(pr.err));
+			else
+				sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+					       "Landlock ABI %d is below the minimum %d: %s",
+					       pr.eff_abi, min_abi, sb_ll_abi_losses(pr.eff_abi));
+			sb_diag_note(d, NULL,
+				     "refusing to run unconfined; --allow-unsandboxed runs "
+				     "without the file sandbox (not recommended)");
+			return SB_EXIT_SETUP;
+		}
+		sb_diag_report(d, SB_SEV_WARNING, NULL, "unsandboxed",
+			       "RUNNING WITHOUT THE LANDLOCK SANDBOX (%s): the profile's file "
+			       "rules are NOT enforced",
+			       pr.kernel_abi < 0 ? strerror(pr.err) : "ABI below the minimum");
+		sandbox = false;
+	} else if (pr.kernel_abi > SB_LL_MAX_KNOWN_ABI) {
+		sb_diag_report(d, SB_SEV_NOTE, NULL, "landlock",
+			       "kernel Landlock ABI %d is newer than this build knows; using ABI %d",
+			       pr.kernel_abi, SB_LL_MAX_KNOWN_ABI);
+	}
+	int nthreads = threads_of_self();
+	if (nthreads != 1) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+			       "the launcher must be single-threaded before restricting itself "
+			       "(%d threads)", nthreads);
+		return SB_EXIT_SETUP;
+	}
+	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
+	int rfd = -1, rc;
+	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
+		return rc;
+	if (cloexec_inherited() < 0) {
+		rc = fail(d, "marking inherited descriptors close-on-exec", errno);
+		goto out;
+	}
+	if ((rc = drop_caps(d)) != 0)
+		goto out;
+	int e;
+#ifdef SB_TEST_HOOKS
+	if (sb_ll_test_should_fail("prctl", &e)) {
+		rc = fail(d, "prctl(PR_SET_NO_NEW_PRIVS)", e);
+		goto out;
+	}
+#endif
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		rc = fail(d, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
+		goto out;
+	}
+	bool unix_block = sb_ll_plan_unix_block(plan) && ai.abi < 9;
+	if (sb_seccomp_install(unix_block, sb_ll_plan_net_block(plan)) < 0) {
+		rc = fail(d, "installing the seccomp filter", errno);
+		goto out;
+	}
+	if (sandbox) {
+		uint32_t flags = 0;
+		if (o->debug_denials && ai.abi >= 7)
+			flags |= SB_LL_RESTRICT_LOG_NEW_EXEC_ON;
+		int r = 0;
+#ifdef SB_TEST_HOOKS
+		/* simulate a restrict_self that reports success but enforces nothing */
+		if (!sb_ll_test_should_fail("restrict_noop", &e))
+#endif
+			r = sb_ll_restrict_self(rfd, flags);
+		if (r < 0) {
+			rc = fail(d, "landlock_restrict_self", errno);
+			goto out;
+		}
+		close(rfd);
+		rfd = -1;
+		/* Verify: "/" is always expanded (/dev is never granted whole), so
+		 * listing it must now fail.  */
+		int probe_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (probe_fd >= 0 || errno != EACCES) {
+			if (probe_fd >= 0)
+				close(probe_fd);
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+				       "could not apply the sandbox: the Landlock ruleset is not "
+				       "enforced (listing / still works); refusing to run");
+			rc = SB_EXIT_SETUP;
+			goto out;
+		}
+	}
+	(void)e;
+	rc = exec_it(path, argv, envp, d);
+out:
+	if (rfd >= 0)
+		close(rfd);
+	return rc;
+}
+#endif /* __linux__ */

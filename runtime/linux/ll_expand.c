@@ -1,0 +1,352 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* ll_expand.c - complement expansion (grant_except) and bind-mount alias
+ * detection from /proc/self/mountinfo (../shared/brief/landlock.md §3).
+ * Landlock can only allow: a deny inside an allowed tree is built by
+ * granting every sibling along the path to the denied subtree.  */
+#include "runtime/linux/ll_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("sbrun: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fputs("sbrun: out of memory\n", stderr);
+		abort();
+	}
+	return d;
+}
+
+void sb_ll_rules_add(sb_ll_rules *r, const char *path, int fd, uint64_t rights, bool is_dir,
+		     const char *origin)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 32;
+		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	r->v[r->n++] = (sb_ll_rule){ xstrdup(path), fd, rights, is_dir, origin };
+}
+
+void sb_ll_rules_note(sb_ll_rules *r, sb_ll_note_kind kind, const char *src_file, int src_line,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = NULL;
+	if (vasprintf(&text, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	for (size_t i = 0; i < r->nnotes; i++)   /* one note per distinct fact */
+		if (r->notes[i].kind == kind && r->notes[i].src_line == src_line &&
+		    strcmp(r->notes[i].text, text) == 0) {
+			free(text);
+			return;
+		}
+	if (r->nnotes == r->notes_cap) {
+		r->notes_cap = r->notes_cap ? 2 * r->notes_cap : 16;
+		r->notes = xrealloc(r->notes, r->notes_cap * sizeof *r->notes);
+	}
+	r->notes[r->nnotes++] = (sb_ll_note){ kind, text, src_file, src_line };
+}
+
+void sb_ll_rules_clear(sb_ll_rules *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].path);
+		if (r->v[i].fd >= 0)
+			close(r->v[i].fd);
+	}
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i].text);
+	free(r->v);
+	free(r->notes);
+	memset(r, 0, sizeof *r);
+}
+
+static char *child_path(const char *dir, const char *name)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name) < 0)
+		abort();
+	return p;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One node: `fd` is an O_PATH|O_NOFOLLOW fd (owned here).  */
+static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t want,
+			bool in_expanded, sb_ll_classify_fn fn, void *ctx, int depth)
+{
+	struct stat st;
+	out->nodes_visited++;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return;
+	}
+	if (S_ISLNK(st.st_mode)) {       /* never follow, never a rule on a link */
+		out->symlink_skips++;
+		close(fd);
+		return;
+	}
+	bool is_dir = S_ISDIR(st.st_mode);
+	if (!is_dir && in_expanded && st.st_nlink > 1) {
+		/* A rule on this inode would also open its other names, which
+		 * may lie in a denied tree (~/.ssh/id_rsa).  */
+		out->hardlink_skips++;
+		sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "%s: hard link (%lu names) in an expanded directory gets no rule",
+				 path, (unsigned long)st.st_nlink);
+		close(fd);
+		return;
+	}
+	uint64_t allow_all = 0, mixed = 0;
+	fn(ctx, path, is_dir, want, &allow_all, &mixed);
+	allow_all &= want & ~SB_LL_NEVER;
+	if (!is_dir) {
+		allow_all &= SB_LL_FILE_RIGHTS;
+		mixed = 0;
+	}
+	mixed &= want & ~allow_all;
+	bool kept = false;
+	if (allow_all) {
+		sb_ll_rules_add(out, path, fd, allow_all, is_dir, "expand");
+		kept = true;
+	}
+	if (mixed && is_dir && depth < 64) {
+		sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "%s: expanded around a deny (%s): it gets no rule itself, each "
+				 "entry gets its own", path,
+				 (mixed & (SB_LL_READ_FILE | SB_LL_READ_DIR)) ? "listing it is denied"
+									     : "writes");
+		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!dir) {
+			if (dfd >= 0)
+				close(dfd);
+			/* Cannot list it: its entries get no rule and stay denied.  */
+			out->unreadable_skips++;
+			sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
+					 "%s: cannot list (%s); its entries stay denied", path,
+					 strerror(errno));
+		} else {
+			/* Snapshot the names first, sorted: the rule list is
+			 * deterministic and no fd stays open across the recursion.  */
+			char **names = NULL;
+			size_t n = 0, cap = 0;
+			struct dirent *e;
+			while ((e = readdir(dir))) {
+				if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+					continue;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 64;
+					names = xrealloc(names, cap * sizeof *names);
+				}
+				names[n++] = xstrdup(e->d_name);
+			}
+			qsort(names, n, sizeof *names, cmp_names);
+			for (size_t i = 0; i < n; i++) {
+				char *cp = child_path(path, names[i]);
+				int cfd = openat(fd, names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+				if (cfd >= 0)
+					expand_node(out, cp, cfd, mixed, true, fn, ctx, depth + 1);
+				/* vanished since readdir: no rule, stays denied */
+				free(cp);
+				free(names[i]);
+			}
+			free(names);
+			closedir(dir);
+		}
+	}
+	if (!kept)
+		close(fd);
+}
+
+int sb_ll_expand(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
+		 void *ctx)
+{
+	int fd = open(root, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	expand_node(out, root, fd, rights, false, fn, ctx, 0);
+	return 0;
+}
+
+/* ---- mountinfo ---- */
+
+/* Decode the octal escapes mountinfo uses for space, tab, newline, '\'.  */
+static char *unescape(const char *s, size_t len)
+{
+	char *d = xrealloc(NULL, len + 1), *o = d;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
+		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			*o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return d;
+}
+
+int sb_mounts_parse(sb_mounts *m, const char *text)
+{
+	memset(m, 0, sizeof *m);
+	size_t cap = 0;
+	const char *line = text;
+	while (*line) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		/* fields: id parent major:minor root mountpoint ... */
+		const char *f[5];
+		size_t fl[5];
+		const char *p = line;
+		int k = 0;
+		while (k < 5 && p < end) {
+			while (p < end && *p == ' ')
+				p++;
+			const char *s = p;
+			while (p < end && *p != ' ')
+				p++;
+			if (p > s) {
+				f[k] = s;
+				fl[k] = (size_t)(p - s);
+				k++;
+			}
+		}
+		unsigned maj, min;
+		if (k == 5 && sscanf(f[2], "%u:%u", &maj, &min) == 2) {
+			if (m->n == cap) {
+				cap = cap ? 2 * cap : 32;
+				m->v = xrealloc(m->v, cap * sizeof *m->v);
+			}
+			m->v[m->n++] = (sb_mount){ maj, min, unescape(f[3], fl[3]),
+						   unescape(f[4], fl[4]) };
+		}
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int sb_mounts_read(sb_mounts *m, const char *file)
+{
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return -1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t r;
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, r, mem);
+	fclose(f);
+	fclose(mem);
+	int rc = sb_mounts_parse(m, buf);
+	free(buf);
+	return rc;
+}
+
+void sb_mounts_free(sb_mounts *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->v[i].root);
+		free(m->v[i].mountpoint);
+	}
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+/* p == root or below, component-wise.  */
+static bool under(const char *p, const char *root)
+{
+	if (strcmp(root, "/") == 0)
+		return p[0] == '/';
+	size_t n = strlen(root);
+	return strncmp(p, root, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+/* The remainder of p below root ("" when equal), without leading '/'.  */
+static const char *rest_of(const char *p, const char *root)
+{
+	const char *r = p + (strcmp(root, "/") == 0 ? 0 : strlen(root));
+	while (*r == '/')
+		r++;
+	return r;
+}
+
+size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
+			 bool **inode_alias)
+{
+	ssize_t holder = -1;
+	size_t best = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t l = strlen(m->v[i].mountpoint);
+		if (under(path, m->v[i].mountpoint) && (holder < 0 || l >= best)) {
+			holder = (ssize_t)i;   /* longest; the last of equals wins */
+			best = l;
+		}
+	}
+	if (holder < 0)
+		return 0;
+	const sb_mount *h = &m->v[holder];
+	char *fspath = child_path(h->root, rest_of(path, h->mountpoint));
+	if (*rest_of(path, h->mountpoint) == '\0') {
+		free(fspath);
+		fspath = xstrdup(h->root);
+	}
+	size_t added = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const sb_mount *o = &m->v[i];
+		if ((ssize_t)i == holder || o->major != h->major || o->minor != h->minor)
+			continue;
+		char *alias = NULL;
+		bool same_inode = false;
+		if (under(fspath, o->root)) {
+			const char *rest = rest_of(fspath, o->root);
+			alias = *rest ? child_path(o->mountpoint, rest) : xstrdup(o->mountpoint);
+			same_inode = true;
+		} else if (under(o->root, fspath)) {
+			alias = xstrdup(o->mountpoint);
+		}
+		if (!alias)
+			continue;
+		if (strcmp(alias, path) == 0) {   /* the same place, mounted twice */
+			free(alias);
+			continue;
+		}
+		*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+		if (inode_alias)
+			*inode_alias = xrealloc(*inode_alias, (*nout + 1) * sizeof **inode_alias);
+		(*out)[*nout] = alias;
+		if (inode_alias)
+			(*inode_alias)[*nout] = same_inode;
+		(*nout)++;
+		added++;
+	}
+	free(fspath);
+	return added;
+}
+#endif /* __linux__ */

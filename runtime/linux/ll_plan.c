@@ -1,0 +1,752 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* ll_plan.c - bound profile IR -> one Landlock ruleset (plan).
+ *
+ * Soundness is the contract: the kernel must never allow a file access that
+ * sb_decide() denies for the same bound profile.  The planner gets there in
+ * three steps, each of which can only make Linux stricter:
+ *  1. "linuxize" the profile: an ALLOW filter Landlock cannot express
+ *     (regex, prefix, vnode-type, require-*, opaque, unbound) is dropped, and
+ *     a DENY filter is widened to the subpath of its literal prefix.  Dropping
+ *     an allow or widening a deny never turns a deny into an allow under the
+ *     last-match model, so decide(P') is narrower than decide(P).
+ *  2. P' has only literal/subpath filters, so every path's decision equals
+ *     that of a candidate point (a filter path) or of a "generic child" of
+ *     one.  A subtree is uniformly allowed iff every point inside it is.
+ *  3. complement expansion (ll_expand.c) puts a rule on each node whose
+ *     subtree is uniformly allowed, descending into mixed ones; forced denies
+ *     (/dev, $XDG_RUNTIME_DIR, bind-mount aliases) and an alias check on
+ *     every rule close the inode-sharing leaks.  */
+#include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compiler/eval/eval.h"
+#include "compiler/common/path.h"
+
+
+#define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
+#define R_WRITE (SB_LL_WRITE_FILE | SB_LL_TRUNCATE)
+#define R_CREATE (SB_LL_MAKE_REG | SB_LL_MAKE_DIR | SB_LL_MAKE_SYM | SB_LL_MAKE_FIFO | SB_LL_MAKE_SOCK)
+#define R_UNLINK (SB_LL_REMOVE_FILE | SB_LL_REMOVE_DIR)
+#define R_ALL (R_READ | SB_LL_EXECUTE | R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER)
+
+/* The file operations whose decisions the plan enforces.  */
+static const sb_op queried_ops[] = {
+	SB_OP_FILE_READ_DATA, SB_OP_PROCESS_EXEC, SB_OP_FILE_WRITE_DATA,
+	SB_OP_FILE_WRITE_CREATE, SB_OP_FILE_WRITE_UNLINK,
+};
+enum { Q_READ, Q_EXEC, Q_WRITE, Q_CREATE, Q_UNLINK, Q_N };
+
+typedef struct forced {
+	char *path;
+	uint64_t mask;
+} forced;
+
+typedef struct planner {
+	const sb_profile *orig;
+	sb_profile *lp;             /* linuxized profile (step 1) */
+	char **cand;                /* Linux candidate points, sorted, unique */
+	size_t ncand;
+	forced *forced;
+	size_t nforced;
+	sb_ll_plan *plan;
+	bool no_forced;             /* classify without forced denies */
+	sb_diag *d;
+	bool unknown_noted;
+} planner;
+
+static const char generic_child[] = ".sb-any-name";
+
+/* Out of memory while planning: stop, never launch half a plan.  */
+static void *grow(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(grow(NULL, n), s, n);
+}
+
+/* ---- step 1: linuxize ---- */
+
+static bool op_relevant(sb_op op)
+{
+	for (size_t i = 0; i < Q_N; i++)
+		for (sb_op o = queried_ops[i];; o = sb_op_parent(o)) {
+			if (o == op)
+				return true;
+			if (o == SB_OP_DEFAULT)
+				break;
+		}
+	return false;
+}
+
+static bool rule_relevant(const sb_rule *r)
+{
+	for (size_t i = 0; i < r->nops; i++)
+		if (op_relevant(r->ops[i]))
+			return true;
+	return false;
+}
+
+static const char *rule_file(const sb_rule *r)
+{
+	return r->src_file ? r->src_file : r->loc.file;
+}
+
+static int rule_line(const sb_rule *r)
+{
+	return r->src_file ? r->src_line : r->loc.line;
+}
+
+/* The longest directory that contains every path a prefix or an anchored
+ * regex can match, or NULL when there is none below "/".  */
+static char *literal_dir(const char *s, bool is_regex)
+{
+	char buf[4096];
+	size_t n = 0;
+	const char *p = s;
+	if (is_regex) {
+		if (*p != '^')
+			return NULL;
+		p++;
+		for (; *p && n + 1 < sizeof buf; p++) {
+			if (*p == '\\' && p[1] && !strchr("0123456789bBdDsSwW", p[1])) {
+				buf[n++] = *++p;
+				continue;
+			}
+			if (strchr(".[]()|*+?{}$^\\", *p))
+				break;
+			buf[n++] = *p;
+		}
+		/* a quantifier applies to the previous char: drop it */
+		if (*p && strchr("*?{", *p) && n)
+			n--;
+	} else {
+		for (; *p && n + 1 < sizeof buf; p++)
+			buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash || slash == buf)
+		return NULL;
+	*slash = '\0';
+	return xdup(buf);
+}
+
+/* Widen a deny filter to literal/subpath ones; returns false when the
+ * widening would reach "/" (or cannot be computed).  */
+static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
+{
+	char *v = f->arg ? sb_str_value(f->arg) : NULL;
+	char *dir = NULL;
+	bool ok = true;
+	switch (f->kind) {
+	case SB_F_LITERAL:
+	case SB_F_SUBPATH:
+		if (!v)
+			ok = false;
+		else {
+			*out = grow(*out, (*nout + 1) * sizeof **out);
+			(*out)[(*nout)++] = sb_filter_clone(f);
+		}
+		break;
+	case SB_F_PREFIX:
+	case SB_F_REGEX:
+		dir = v ? literal_dir(v, f->kind == SB_F_REGEX) : NULL;
+		if (!dir)
+			ok = false;
+		else {
+			*out = grow(*out, (*nout + 1) * sizeof **out);
+			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
+		}
+		break;
+	case SB_F_REQUIRE_ANY:
+		for (size_t i = 0; i < f->nkids && ok; i++)
+			ok = widen_deny(f->kids[i], out, nout);
+		break;
+	case SB_F_REQUIRE_ALL:
+		/* all of A, B: inside A, so A's widening covers it */
+		ok = false;
+		for (size_t i = 0; i < f->nkids && !ok; i++) {
+			size_t before = *nout;
+			ok = widen_deny(f->kids[i], out, nout);
+			if (!ok)
+				while (*nout > before)
+					sb_filter_free((*out)[--*nout]);
+		}
+		break;
+	default:
+		ok = false;
+	}
+	free(v);
+	free(dir);
+	return ok;
+}
+
+/* Keep the exactly expressible parts of an allow filter.  */
+static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
+{
+	bool exact = true;
+	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
+		char *v = sb_str_value(f->arg);
+		if (v) {
+			*out = grow(*out, (*nout + 1) * sizeof **out);
+			(*out)[(*nout)++] = sb_filter_clone(f);
+			free(v);
+			return true;
+		}
+		return false;
+	}
+	if (f->kind == SB_F_REQUIRE_ANY) {
+		for (size_t i = 0; i < f->nkids; i++)
+			exact = keep_allow(f->kids[i], out, nout) && exact;
+		return exact;
+	}
+	return false;
+}
+
+static const char *filter_kind_name(sb_filter_kind k)
+{
+	switch (k) {
+	case SB_F_LITERAL: return "literal";
+	case SB_F_SUBPATH: return "subpath";
+	case SB_F_PREFIX: return "prefix";
+	case SB_F_REGEX: return "regex";
+	case SB_F_VNODE_TYPE: return "vnode-type";
+	case SB_F_REQUIRE_ALL: return "require-all";
+	case SB_F_REQUIRE_ANY: return "require-any";
+	case SB_F_REQUIRE_NOT: return "require-not";
+	default: return "opaque";
+	}
+}
+
+static int linuxize(planner *pl, const sb_linux_opts *o)
+{
+	sb_ll_plan *plan = pl->plan;
+	pl->lp = sb_profile_new();
+	pl->lp->version = pl->orig->version;
+	/* Forms the reader kept but does not model make decide() answer
+	 * "unknown" where they could matter; the plan treats that as deny.  */
+	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
+		const sb_unmodelled *u = &pl->orig->unmodelled[i];
+		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+	}
+	for (size_t i = 0; i < pl->orig->nrules; i++) {
+		const sb_rule *r = pl->orig->rules[i];
+		if (!rule_relevant(r) || r->nfilters == 0) {
+			sb_profile_add_rule(pl->lp, sb_rule_clone(r));
+			continue;
+		}
+		sb_filter **nf = NULL;
+		size_t nn = 0;
+		for (size_t k = 0; k < r->nfilters; k++) {
+			const sb_filter *f = r->filters[k];
+			if (r->action == SB_ALLOW) {
+				if (!keep_allow(f, &nf, &nn))
+					sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
+							 rule_line(r),
+							 "allow with a %s filter cannot be expressed in "
+							 "Landlock: dropped (Linux denies more)",
+							 filter_kind_name(f->kind));
+			} else {
+				size_t before = nn;
+				if (widen_deny(f, &nf, &nn)) {
+					if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
+						sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER,
+								 rule_file(r), rule_line(r),
+								 "deny with a %s filter widened to the "
+								 "subpath of its literal prefix",
+								 filter_kind_name(f->kind));
+				} else {
+					while (nn > before)
+						sb_filter_free(nf[--nn]);
+					plan->unenforceable++;
+					sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, rule_file(r),
+							 rule_line(r),
+							 "deny with a %s filter cannot be enforced by "
+							 "Landlock%s",
+							 filter_kind_name(f->kind),
+							 o->allow_unenforceable ? " (ignored: opted in)" : "");
+				}
+			}
+		}
+		if (nn == 0) {           /* never leave a rule unfiltered */
+			free(nf);
+			continue;
+		}
+		sb_rule *c = sb_rule_new(r->action, r->loc);
+		for (size_t k = 0; k < r->nops; k++)
+			sb_rule_add_op(c, r->ops[k], r->op_names ? r->op_names[k] : NULL);
+		for (size_t k = 0; k < nn; k++)
+			sb_rule_add_filter(c, nf[k]);
+		free(nf);
+		c->src_file = r->src_file;
+		c->src_line = r->src_line;
+		sb_profile_add_rule(pl->lp, c);
+	}
+	return 0;
+}
+
+/* ---- candidates ---- */
+
+/* macOS spelling -> Linux path: /private/{tmp,var,etc}/x -> /{tmp,var,etc}/x.
+ * decide() maps the other way, so the two agree.  */
+static char *linux_path(const char *p)
+{
+	static const char *const priv[] = { "/private/tmp", "/private/var", "/private/etc" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(priv[i]);
+		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
+			return xdup(p + strlen("/private"));
+	}
+	return xdup(p);
+}
+
+static bool macos_only(const char *p)
+{
+	static const char *const roots[] = {
+		"/System", "/Library", "/Users", "/Applications", "/Volumes", "/private",
+		"/var/folders", "/var/db", "/cores", "/Network",
+	};
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (sb_path_is_under(p, roots[i]))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_cand(planner *pl, const char *p)
+{
+	for (size_t i = 0; i < pl->ncand; i++)
+		if (strcmp(pl->cand[i], p) == 0)
+			return;
+	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xdup(p);
+}
+
+static void collect_candidates(planner *pl)
+{
+	add_cand(pl, "/");
+	for (size_t i = 0; i < pl->lp->nrules; i++) {
+		const sb_rule *r = pl->lp->rules[i];
+		if (!rule_relevant(r))
+			continue;
+		for (size_t k = 0; k < r->nfilters; k++) {
+			const sb_filter *f = r->filters[k];
+			if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
+				continue;
+			char *v = sb_str_value(f->arg);
+			if (!v || v[0] != '/') {
+				free(v);
+				continue;
+			}
+			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
+			    sb_path_is_under(v, "/etc"))
+			{
+				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
+						 rule_line(r),
+						 "%s never matches: Seatbelt and decide() see it as "
+						 "/private%s; bind paths in their /private form", v, v);
+				if (r->action == SB_DENY) {
+					sb_loc loc = { .file = rule_file(r), .line = rule_line(r) };
+					sb_diag_report(pl->d, SB_SEV_WARNING, loc.file ? &loc : NULL,
+						       "sbpl-alias",
+						       "deny on %s never matches (Seatbelt and decide() "
+						       "see /private%s), so it protects nothing; bind "
+						       "the /private form", v, v);
+				}
+			}
+			const char *why = NULL;
+			char *norm = sb_path_normalize(v, &why);
+			char *lp = linux_path(norm ? norm : v);
+			struct stat st;
+			if (r->action == SB_ALLOW && lstat(lp, &st) < 0)
+				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_SKIPPED, rule_file(r),
+						 rule_line(r), "%s: %s, skipped", v,
+						 macos_only(v) ? "macOS-only path" : "does not exist here");
+			else if (r->action == SB_ALLOW && f->kind == SB_F_LITERAL &&
+				 S_ISDIR(st.st_mode))
+				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
+						 rule_line(r),
+						 "%s: a literal directory cannot be granted without "
+						 "its subtree; it gets no rule of its own", v);
+			add_cand(pl, lp);
+			free(lp);
+			free(norm);
+			free(v);
+		}
+	}
+	qsort(pl->cand, pl->ncand, sizeof *pl->cand, cmp_str);
+}
+
+/* ---- step 2: symbolic classification ---- */
+
+static uint64_t allowed_at(planner *pl, const char *point)
+{
+	bool ok[Q_N];
+	for (size_t i = 0; i < Q_N; i++) {
+		sb_decision d = sb_decide(pl->lp, queried_ops[i], point, 0);
+		ok[i] = d.kind == SB_DEC_ALLOW;
+		if (d.kind == SB_DEC_UNKNOWN && !pl->unknown_noted) {
+			pl->unknown_noted = true;
+			sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER,
+					 d.rule ? rule_file(d.rule) : NULL, d.rule ? rule_line(d.rule) : 0,
+					 "an undecidable rule (%s) is treated as deny",
+					 d.reason ? d.reason : "unknown");
+		}
+	}
+	uint64_t m = 0;
+	if (ok[Q_READ])
+		m |= R_READ;
+	if (ok[Q_READ] && ok[Q_EXEC])
+		m |= SB_LL_EXECUTE;
+	if (ok[Q_WRITE])
+		m |= R_WRITE;
+	if (ok[Q_CREATE])
+		m |= R_CREATE;
+	if (ok[Q_UNLINK])
+		m |= R_UNLINK;
+	if (ok[Q_CREATE] && ok[Q_UNLINK])
+		m |= SB_LL_REFER;
+	return m;
+}
+
+static char *generic(const char *p)
+{
+	char *g = NULL;
+	if (asprintf(&g, "%s/%s", strcmp(p, "/") == 0 ? "" : p, generic_child) < 0)
+		abort();
+	return g;
+}
+
+static void classify_points(planner *pl, const char *path, bool is_dir, uint64_t *all,
+			    uint64_t *any)
+{
+	uint64_t a = allowed_at(pl, path);
+	*all = a;
+	*any = a;
+	if (!is_dir)
+		return;
+	char *g = generic(path);
+	a = allowed_at(pl, g);
+	free(g);
+	*all &= a;
+	*any |= a;
+	for (size_t i = 0; i < pl->ncand; i++) {
+		if (!sb_path_is_strictly_under(pl->cand[i], path))
+			continue;
+		a = allowed_at(pl, pl->cand[i]);
+		*all &= a;
+		*any |= a;
+		g = generic(pl->cand[i]);
+		a = allowed_at(pl, g);
+		free(g);
+		*all &= a;
+		*any |= a;
+	}
+}
+
+static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, uint64_t *allow_all,
+		     uint64_t *mixed)
+{
+	planner *pl = ctx;
+	uint64_t all, any;
+	classify_points(pl, path, is_dir, &all, &any);
+	uint64_t mx = any & ~all;
+	if (!pl->no_forced)
+		for (size_t i = 0; i < pl->nforced; i++) {
+			const forced *f = &pl->forced[i];
+			if (sb_path_is_under(path, f->path)) {
+				all &= ~f->mask;
+				mx &= ~f->mask;
+			} else if (is_dir && sb_path_is_strictly_under(f->path, path)) {
+				mx |= all & f->mask;
+				all &= ~f->mask;
+			}
+		}
+	*allow_all = all & want;
+	*mixed = mx & want;
+}
+
+static void add_forced(planner *pl, const char *path, uint64_t mask)
+{
+	for (size_t i = 0; i < pl->nforced; i++)
+		if (strcmp(pl->forced[i].path, path) == 0) {
+			pl->forced[i].mask |= mask;
+			return;
+		}
+	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xdup(path), mask };
+}
+
+/* ---- step 3: devices, aliases, expansion ---- */
+
+typedef struct device {
+	const char *path;
+	uint64_t rights;
+	bool opt_in;
+} device;
+
+static const device devices[] = {
+	{ "/dev", SB_LL_READ_DIR, false },
+	{ "/dev/null", SB_LL_READ_FILE | SB_LL_WRITE_FILE, false },
+	{ "/dev/zero", SB_LL_READ_FILE | SB_LL_WRITE_FILE, false },
+	{ "/dev/full", SB_LL_READ_FILE | SB_LL_WRITE_FILE, false },
+	{ "/dev/random", SB_LL_READ_FILE, false },
+	{ "/dev/urandom", SB_LL_READ_FILE, false },
+	{ "/dev/tty", SB_LL_READ_FILE | SB_LL_WRITE_FILE | SB_LL_IOCTL_DEV, false },
+	{ "/dev/ptmx", SB_LL_READ_FILE | SB_LL_WRITE_FILE | SB_LL_IOCTL_DEV, false },
+	{ "/dev/pts", SB_LL_READ_FILE | SB_LL_WRITE_FILE | SB_LL_IOCTL_DEV | SB_LL_READ_DIR, false },
+	{ "/dev/shm", R_READ | R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER, true },
+};
+
+static void add_devices(planner *pl, const sb_linux_opts *o)
+{
+	sb_ll_plan *plan = pl->plan;
+	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
+		const device *dv = &devices[i];
+		if (dv->opt_in && !o->allow_shm)
+			continue;
+		int fd = open(dv->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+			/* e.g. /dev/ptmx -> pts/ptmx: the /dev/pts rule covers it */
+			close(fd);
+			continue;
+		}
+		bool is_dir = S_ISDIR(st.st_mode);
+		uint64_t all, any;
+		pl->no_forced = true;
+		classify_points(pl, dv->path, is_dir, &all, &any);
+		pl->no_forced = false;
+		uint64_t rights = dv->rights & all;
+		if (dv->rights & SB_LL_IOCTL_DEV) {
+			sb_decision d = sb_decide(pl->lp, SB_OP_FILE_IOCTL, dv->path, 0);
+			if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
+				rights |= SB_LL_IOCTL_DEV;
+		}
+		if (!is_dir)
+			rights &= SB_LL_FILE_RIGHTS;
+		if (!rights) {
+			close(fd);
+			continue;
+		}
+		sb_ll_rules_add(&plan->r, dv->path, fd, rights, is_dir, "device");
+	}
+}
+
+/* Deny points: existing candidates whose own or generic-child decision
+ * denies some right.  Their bind-mount aliases become forced denies.  */
+static void add_aliases(planner *pl, const sb_mounts *m)
+{
+	size_t base = pl->nforced;
+	for (size_t i = 0; i < pl->ncand + base; i++) {
+		const char *c;
+		uint64_t dm;
+		if (i < pl->ncand) {
+			c = pl->cand[i];
+			struct stat st;
+			if (stat(c, &st) < 0)
+				continue;
+			char *g = generic(c);
+			dm = R_ALL & ~(allowed_at(pl, c) & allowed_at(pl, g));
+			free(g);
+		} else {
+			c = pl->forced[i - pl->ncand].path;
+			dm = pl->forced[i - pl->ncand].mask;
+		}
+		if (!dm)
+			continue;
+		char **al = NULL;
+		size_t nal = 0;
+		sb_mounts_aliases(m, c, &al, &nal, NULL);
+		for (size_t k = 0; k < nal; k++) {
+			struct stat st;
+			if (lstat(al[k], &st) == 0) {
+				add_forced(pl, al[k], dm);
+				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
+						 "%s: bind-mount alias of %s, denied like it", al[k], c);
+			}
+			free(al[k]);
+		}
+		free(al);
+	}
+}
+
+/* A rule lands on an inode: every other path to that inode gets it too.
+ * Remove the rights an inode alias is not allowed to have.  */
+static void check_rule_aliases(planner *pl, const sb_mounts *m)
+{
+	sb_ll_rules *r = &pl->plan->r;
+	for (size_t i = 0; i < r->n; i++) {
+		char **al = NULL;
+		bool *same = NULL;
+		size_t nal = 0;
+		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
+		for (size_t k = 0; k < nal; k++) {
+			if (same[k]) {
+				/* what decide() allows there (forced denies only
+				 * narrow; they are not the question here) */
+				uint64_t all, mx;
+				pl->no_forced = true;
+				classify(pl, al[k], r->v[i].is_dir, r->v[i].rights, &all, &mx);
+				pl->no_forced = false;
+				uint64_t lost = r->v[i].rights & ~all;
+				if (lost) {
+					char b[256];
+					r->v[i].rights &= ~lost;
+					sb_ll_rules_note(r, SB_LL_NOTE_NARROWER, NULL, 0,
+							 "%s: rights %s withheld: the same inode is "
+							 "reachable as %s, where they are denied",
+							 r->v[i].path, sb_ll_rights_str(lost, b, sizeof b),
+							 al[k]);
+				}
+			}
+			free(al[k]);
+		}
+		free(al);
+		free(same);
+	}
+	size_t w = 0;   /* drop emptied rules */
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->v[i].rights == 0) {
+			free(r->v[i].path);
+			close(r->v[i].fd);
+		} else {
+			r->v[w++] = r->v[i];
+		}
+	}
+	r->n = w;
+}
+
+/* ---- entry points ---- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
+{
+	double t0 = now_ms();
+	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	memset(plan, 0, sizeof *plan);
+	planner pl = { .orig = bound, .plan = plan, .d = d };
+	*out = plan;
+	sb_ll_probe_kernel(&plan->probe);
+	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
+	plan->home = o->home ? xdup(o->home) : NULL;
+
+	linuxize(&pl, o);
+	collect_candidates(&pl);
+	sb_ll_scan_other_ops(bound, plan, o);
+
+	/* forced denies: /dev (replaced by the device allowlist) and the
+	 * per-user runtime dir (agent sockets, podman auth).  */
+	add_forced(&pl, "/dev", R_ALL);
+	char runtime_dir[64];
+	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
+	struct stat st;
+	if (stat(runtime_dir, &st) == 0)
+		add_forced(&pl, runtime_dir, R_ALL);
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
+	if (xdg_real) {
+		add_forced(&pl, xdg_real, R_ALL);
+		free(xdg_real);
+	}
+	sb_mounts m = { 0 };
+	if (sb_mounts_read(&m, "/proc/self/mountinfo") < 0)
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_INFO, NULL, 0,
+				 "cannot read /proc/self/mountinfo: bind-mount aliases not checked");
+	add_aliases(&pl, &m);
+
+	if (sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl) < 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
+			       strerror(errno));
+		sb_mounts_free(&m);
+		return SB_EXIT_SETUP;
+	}
+	add_devices(&pl, o);
+	check_rule_aliases(&pl, &m);
+	sb_mounts_free(&m);
+
+	for (size_t i = 0; i < pl.ncand; i++)
+		free(pl.cand[i]);
+	free(pl.cand);
+	for (size_t i = 0; i < pl.nforced; i++)
+		free(pl.forced[i].path);
+	free(pl.forced);
+	sb_profile_free(pl.lp);
+	plan->plan_ms = now_ms() - t0;
+
+	if (plan->unenforceable && !o->allow_unenforceable) {
+		for (size_t i = 0; i < plan->r.nnotes; i++) {
+			const sb_ll_note *n = &plan->r.notes[i];
+			if (n->kind != SB_LL_NOTE_UNENFORCEABLE)
+				continue;
+			sb_loc loc = { .file = n->src_file, .line = n->src_line };
+			sb_diag_report(d, SB_SEV_ERROR, n->src_file ? &loc : NULL, "not-enforceable",
+				       "%s", n->text);
+		}
+		sb_diag_report(d, SB_SEV_NOTE, NULL, "not-enforceable",
+			       "refusing to run: %zu deny rule(s) cannot be enforced on Linux; "
+			       "pass --allow-unenforceable to run without them",
+			       plan->unenforceable);
+		return SB_EXIT_SETUP;
+	}
+	return 0;
+}
+
+size_t sb_ll_plan_rule_count(const sb_ll_plan *plan)
+{
+	return plan ? plan->r.n : 0;
+}
+
+void sb_ll_plan_free(sb_ll_plan *plan)
+{
+	if (!plan)
+		return;
+	sb_ll_rules_clear(&plan->r);
+	free(plan->home);
+	free(plan);
+}
+
+const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan)
+{
+	return &plan->r;
+}
+
+bool sb_ll_plan_unix_block(const sb_ll_plan *plan)
+{
+	return plan->unix_block;
+}
+
+bool sb_ll_plan_net_block(const sb_ll_plan *plan)
+{
+	return plan->net_block;
+}
+#endif /* __linux__ */

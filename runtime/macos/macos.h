@@ -1,0 +1,34 @@
+/* macos.h - the sandbox-exec backend (unverified on macOS: no Mac in CI).
+ * sandbox-exec is run by absolute path; the profile goes inline with -p
+ * (no temporary file is left behind), paths as -D NAME=VALUE.  The launch
+ * replaces the launcher, so the command's status comes back unchanged
+ * through sandbox-exec.
+ *
+ * Test builds (SB_TEST_HOOKS) replace /usr/bin/sandbox-exec by the stand-in
+ * build/test-bin/fake_sandbox_exec next to the test binary: a build-time
+ * choice, never an environment switch in a release build.  */
+#ifndef SB_MACOS_H
+#define SB_MACOS_H
+
+#include <stdbool.h>
+#include "compiler/common/diag.h"
+#include "runtime/common/launch.h"
+
+/* The sandbox-exec to run: SB_SANDBOX_EXEC, or the test stand-in.
+ * Caller frees.  */
+char *sb_macos_sandbox_exec_path(void);
+
+/* Refuse (SB_EXIT_SETUP) when sandbox-exec is missing ("requires macOS").  */
+int sb_macos_check_available(const char *sandbox_exec, sb_diag *d);
+
+/* An already-sandboxed parent: OMP_SANDBOX or PI_SANDBOX set in `envp`, or
+ * (on macOS) a trivial profile that sandbox-exec cannot apply.  Nested
+ * Seatbelt cannot work, so this refuses with SB_EXIT_SETUP and says
+ * "already inside a sandbox".  */
+int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag *d);
+
+/* chdir to l->cwd and execve sandbox-exec.  Returns only on failure, with
+ * the status to exit with.  */
+int sb_macos_exec(const sb_launch *l, sb_diag *d);
+
+#endif
