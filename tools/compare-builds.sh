@@ -26,7 +26,7 @@ if [ ! -x "$REFDIR/build/bin/sbc" ]; then
 fi
 nice make -j2 B="$NB" all > /dev/null || { echo "build of the current tree failed"; exit 2; }
 OLD=$REFDIR/build/bin
-NEW=$ROOT/$NB/bin
+case $NB in /*) NEW=$NB/bin ;; *) NEW=$ROOT/$NB/bin ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A fixed, private environment so both runs see the same home and workspace.
