@@ -220,12 +220,17 @@ static bool is_unknown(const value *v)
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
+static bool seatbelt_defines(const char *name);
+
 /* Seatbelt's truth: only #f is false.  An unbound param may be #f there,
- * a form of an unknown procedure may be anything.  */
+ * a form of an unknown procedure may be anything, and so may a name
+ * nobody defines (a variable of Seatbelt's this reader does not know).  */
 static tri truth(const value *v)
 {
 	if (v->kind == V_BOOL)
 		return v->num ? T_TRUE : T_FALSE;
+	if (v->kind == V_SYM && !seatbelt_defines(v->text))
+		return T_UNKNOWN;
 	return is_unknown(v) ? T_UNKNOWN : T_TRUE;
 }
 
