@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 typedef enum {
 	V_UNSPEC, V_NIL, V_BOOL, V_NUM, V_STR, V_SYM, V_PAIR, V_PROC, V_PRIM, V_FORM, V_UNKNOWN
@@ -134,9 +135,7 @@ static void *ev_alloc(ev *e, size_t n)
 	block *b = e->blocks;
 	if (!b || b->used + n > b->cap) {
 		size_t cap = n > 65536 ? n : 65536;
-		b = malloc(sizeof *b + cap);
-		if (!b)
-			abort();
+		b = xmalloc(sizeof *b + cap);
 		b->cap = cap;
 		b->used = 0;
 		b->next = e->blocks;
@@ -1459,10 +1458,8 @@ static bool run_forms(ev *e, const sx_doc *doc)
 
 sbs_program *sbs_run(const sx_doc *doc, const sb_bindings *params, sb_diag *d)
 {
-	ev *e = calloc(1, sizeof *e);
-	sbs_program *p = calloc(1, sizeof *p);
-	if (!e || !p)
-		abort();
+	ev *e = xcalloc(1, sizeof *e);
+	sbs_program *p = xcalloc(1, sizeof *p);
 	e->d = d;
 	e->params = params;
 	e->globals = sb_strmap_new();
