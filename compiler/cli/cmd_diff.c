@@ -163,6 +163,8 @@ static void rule_line_text(FILE *f, const char *side, sb_decision_kind k, const 
 	free(t);
 	if (r->loc.file && r->loc.line)
 		fprintf(f, " at %s:%d", r->loc.file, r->loc.line);
+	if (r->call_name && r->call_loc.line)
+		fprintf(f, " (in %s, called at %s:%d)", r->call_name, r->call_loc.file, r->call_loc.line);
 	if (r->src_file)
 		fprintf(f, " (policy %s:%d)", r->src_file, r->src_line);
 	fputc('\n', f);
@@ -184,7 +186,16 @@ static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
 			sb_json_string(f, r->src_file);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"policy_line\":%d}", r->src_line);
+		fprintf(f, ",\"policy_line\":%d,\"call\":", r->src_line);
+		if (r->call_name && r->call_loc.line) {
+			fputs("{\"name\":", f);
+			sb_json_string(f, r->call_name);
+			fputs(",\"file\":", f);
+			sb_json_string(f, r->call_loc.file);
+			fprintf(f, ",\"line\":%d}}", r->call_loc.line);
+		} else {
+			fputs("null}", f);
+		}
 	} else {
 		fputs("null}", f);
 	}

@@ -131,6 +131,16 @@ static void print_rule_json(FILE *f, const sb_rule *r)
 	sb_json_string(f, text);
 	fputs(",\"at\":", f);
 	print_loc_json(f, &r->loc);
+	fputs(",\"call\":", f);
+	if (r->call_name && r->call_loc.line) {
+		fputs("{\"name\":", f);
+		sb_json_string(f, r->call_name);
+		fputs(",\"at\":", f);
+		print_loc_json(f, &r->call_loc);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
 	fputs(",\"policy\":", f);
 	if (r->src_file) {
 		fputs("{\"file\":", f);
@@ -211,7 +221,11 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 	free(text);
 	if (strcmp(label, "rule") == 0)
 		fprintf(f, "  operation level: %s\n", sb_op_name(via));
-	if (r->loc.file && r->loc.line)
+	if (r->loc.file && r->loc.line && r->call_name && r->call_loc.line)
+		fprintf(f, "  at: %s:%d:%d (in the definition of %s)\n  called at: %s:%d:%d\n",
+			r->loc.file, r->loc.line, r->loc.col, r->call_name,
+			r->call_loc.file, r->call_loc.line, r->call_loc.col);
+	else if (r->loc.file && r->loc.line)
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
 	if (r->src_file)
 		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);

@@ -342,10 +342,15 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
 	if (!rc) {
+		/* Evaluated with this launch's params (sbpl_scheme.h): what a
+		 * profile decides on them is expanded before it is re-emitted. */
+		sb_bindings params = { 0 };
+		sb_launch_bindings(&prep, cfg->user, &params);
 		prof = cfg->profile_text
-			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
-					      cfg->profile_len, d)
-			       : sb_sbpl_read_file(cfg->profile_path, d);
+			       ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
+						    cfg->profile_len, d, 0, &params)
+			       : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
+		sb_bindings_clear(&params);
 		if (!prof) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 				       "cannot use the profile %s", cfg->profile_name);
