@@ -22,6 +22,7 @@
 #include "compiler/sbpl/sbpl_read.h"
 #include "compiler/common/cmdline.h"
 #include "compiler/common/exit_status.h"
+#include "compiler/common/json.h"
 #include "compiler/common/xalloc.h"
 
 enum { MAX_SHOWN_PATHS = 16 };

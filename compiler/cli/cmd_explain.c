@@ -17,6 +17,7 @@
 #include "compiler/sbpl/sbpl_read.h"
 #include "compiler/common/cmdline.h"
 #include "compiler/common/exit_status.h"
+#include "compiler/common/json.h"
 #include "compiler/common/xalloc.h"
 
 
@@ -163,10 +164,10 @@ static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *pat
 	sb_json_string(f, sb_op_name(op));
 	fputs(",\"via\":", f);
 	sb_json_string(f, sb_op_name(d->via_op));
-	fputs(",\"path\":", f);
-	sb_json_string(f, path);
-	fputs(",\"resolved\":", f);
-	sb_json_string(f, seen);
+	fputc(',', f);
+	sb_json_bytes_member(f, "path", ":", path);
+	fputc(',', f);
+	sb_json_bytes_member(f, "resolved", ":", seen);
 	fputs(",\"rule\":", f);
 	print_rule_json(f, d->rule);
 	fputs(",\"reason\":", f);
@@ -195,8 +196,8 @@ static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *pat
 	}
 	fputs("},\"symlink\":", f);
 	if (link) {
-		fputs("{\"node\":", f);
-		sb_json_string(f, link);
+		fputc('{', f);
+		sb_json_bytes_member(f, "node", ":", link);
 		fputs(",\"operation\":\"file-read-metadata\",\"decision\":", f);
 		sb_json_string(f, kind_word(ld->kind));
 		fputs(",\"rule\":", f);

@@ -1,6 +1,7 @@
 /* diag.c - the diagnostics funnel: counting, text (GCC form with caret),
  * JSON and SARIF 2.1.0 rendering.  */
 #include "compiler/common/diag.h"
+#include "compiler/common/json.h"
 #include "compiler/common/xalloc.h"
 
 #include <stdarg.h>
@@ -261,39 +262,6 @@ void sb_diag_note(sb_diag *d, const sb_loc *loc, const char *fmt, ...)
 int sb_diag_errors(const sb_diag *d) { return d->errors; }
 int sb_diag_warnings(const sb_diag *d) { return d->warnings; }
 
-/* JSON string with every control byte escaped and invalid UTF-8 passed
- * through byte for byte replaced by U+FFFD, so output always parses.  */
-static void json_str(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		unsigned char c = *p;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", o);
-		else if (c == '\t')
-			fputs("\\t", o);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(o, "\\u%04x", c);
-		else if (c < 0x80)
-			fputc(c, o);
-		else {
-			int n = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
-			int ok = n > 0;
-			for (int i = 1; ok && i <= n; i++)
-				ok = (p[i] & 0xc0) == 0x80;
-			if (!ok) {
-				fputs("\\ufffd", o);
-				continue;
-			}
-			fwrite(p, 1, (size_t)n + 1, o);
-			p += n;
-		}
-	}
-	fputc('"', o);
-}
-
 static void flush_json(sb_diag *d)
 {
 	FILE *o = d->out;
@@ -301,14 +269,14 @@ static void flush_json(sb_diag *d)
 	for (size_t i = 0; i < d->nrecords; i++) {
 		record *r = &d->records[i];
 		fprintf(o, "%s\n  {\"severity\": ", i ? "," : "");
-		json_str(o, sev_name(r->sev));
+		sb_json_string(o, sev_name(r->sev));
 		fputs(", \"code\": ", o);
-		json_str(o, r->code);
+		sb_json_string(o, r->code);
 		fputs(", \"message\": ", o);
-		json_str(o, r->msg);
+		sb_json_string(o, r->msg);
 		if (r->has_loc && r->loc.file) {
-			fputs(", \"file\": ", o);
-			json_str(o, r->loc.file);
+			fputs(", ", o);
+			sb_json_bytes_member(o, "file", ": ", r->loc.file);
 			fprintf(o, ", \"line\": %d, \"column\": %d", r->loc.line, r->loc.col);
 			if (r->loc.end_line > 0)
 				fprintf(o, ", \"end_line\": %d, \"end_column\": %d", r->loc.end_line,
@@ -325,7 +293,7 @@ static void flush_sarif(sb_diag *d)
 	fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
 	      "  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
 	      "    \"tool\": {\"driver\": {\"name\": ", o);
-	json_str(o, d->tool);
+	sb_json_string(o, d->tool);
 	fputs(", \"informationUri\": \"https://example.invalid/omp-sandbox\", \"rules\": [", o);
 	/* One rule entry per distinct code, in first-seen order.  */
 	size_t nrules = 0;
@@ -339,7 +307,7 @@ static void flush_sarif(sb_diag *d)
 		if (seen)
 			continue;
 		fputs(nrules++ ? ", {\"id\": " : "{\"id\": ", o);
-		json_str(o, r->code);
+		sb_json_string(o, r->code);
 		fputs("}", o);
 	}
 	fputs("]}},\n    \"results\": [", o);
@@ -350,14 +318,14 @@ static void flush_sarif(sb_diag *d)
 			continue;
 		fputs(nres++ ? ",\n      {" : "\n      {", o);
 		fputs("\"ruleId\": ", o);
-		json_str(o, r->code);
+		sb_json_string(o, r->code);
 		fprintf(o, ", \"level\": \"%s\", \"message\": {\"text\": ",
 			r->sev == SB_SEV_ERROR ? "error" : "warning");
-		json_str(o, r->msg);
+		sb_json_string(o, r->msg);
 		fputs("}", o);
 		if (r->has_loc && r->loc.file) {
 			fputs(", \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", o);
-			json_str(o, r->loc.file);
+			sb_json_uri(o, r->loc.file);
 			fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]",
 				r->loc.line > 0 ? r->loc.line : 1, r->loc.col > 0 ? r->loc.col : 1);
 		}
@@ -371,11 +339,11 @@ static void flush_sarif(sb_diag *d)
 				record *n = &d->records[k];
 				fprintf(o, "%s{\"id\": %zu, \"message\": {\"text\": ", k > first ? ", " : "",
 					k - first);
-				json_str(o, n->msg);
+				sb_json_string(o, n->msg);
 				fputs("}", o);
 				if (n->has_loc && n->loc.file) {
 					fputs(", \"physicalLocation\": {\"artifactLocation\": {\"uri\": ", o);
-					json_str(o, n->loc.file);
+					sb_json_uri(o, n->loc.file);
 					fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}",
 						n->loc.line > 0 ? n->loc.line : 1,
 						n->loc.col > 0 ? n->loc.col : 1);

@@ -39,7 +39,4 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why);
  * character-device, block-device, socket, fifo, tty); 0 when unknown.  */
 unsigned sb_vnode_from_name(const char *name);
 
-/* JSON string literal (with quotes) of s on f.  */
-void sb_json_string(FILE *f, const char *s);
-
 #endif
