@@ -317,7 +317,7 @@ int sb_cmd_explain(int argc, char **argv)
 	}
 	if (!strcmp(o.op_name, "list"))
 		vnode = SB_VNODE_DIRECTORY;
-	if (o.vnode_name && !(vnode = sb_vnode_from_name(o.vnode_name))) {
+	if (o.vnode_name && !(vnode = sb_vnode_query_type(o.vnode_name))) {
 		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
 		sb_bindings_clear(&o.defs);
 		return SB_EXIT_EXPLAIN_ERROR;

@@ -139,15 +139,28 @@ char *sb_path_dirname(const char *p)
 	return xstrndup(p, (size_t)(slash - p));
 }
 
+static const char *const private_aliased[] = { "/tmp", "/var", "/etc" };
+
+bool sb_path_is_private_aliased(const char *p)
+{
+	for (size_t i = 0; i < sizeof private_aliased / sizeof *private_aliased; i++)
+		if (sb_path_is_under(p, private_aliased[i]))
+			return true;
+	return false;
+}
+
+const char *sb_path_strip_private(const char *p)
+{
+	static const char prefix[] = "/private";
+	if (strncmp(p, prefix, sizeof prefix - 1) != 0)
+		return NULL;
+	const char *rest = p + sizeof prefix - 1;
+	return sb_path_is_private_aliased(rest) ? rest : NULL;
+}
+
 char *sb_path_private_alias(const char *p)
 {
-	static const char *const roots[] = { "/tmp", "/var", "/etc" };
-	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
-		if (sb_path_is_under(p, roots[i])) {
-			return xasprintf("/private%s", p);
-		}
-	}
-	return xstrdup(p);
+	return sb_path_is_private_aliased(p) ? xasprintf("/private%s", p) : xstrdup(p);
 }
 
 char *sb_path_canon(const char *p)

@@ -42,8 +42,16 @@ char *sb_path_join(const char *base, const char *rel);
  * Caller frees.  */
 char *sb_path_dirname(const char *p);
 
-/* macOS resolves /tmp, /var, /etc to /private/...: return the /private form
- * of p when p lies under one of them, else a copy.  Caller frees.  */
+/* The one table of the directories macOS reaches through /private:
+ * /tmp, /var and /etc are symlinks to /private/tmp, /private/var,
+ * /private/etc, and Seatbelt sees the resolved form.  */
+/* True when p is /tmp, /var, /etc or lies under one of them.  */
+bool sb_path_is_private_aliased(const char *p);
+/* For p under /private/tmp, /private/var or /private/etc: the short form
+ * inside p (p + strlen("/private")); else NULL.  */
+const char *sb_path_strip_private(const char *p);
+/* The /private form of p when sb_path_is_private_aliased(p), else a copy.
+ * Caller frees.  */
 char *sb_path_private_alias(const char *p);
 
 /* Canonicalise through the file system: realpath() when the path exists

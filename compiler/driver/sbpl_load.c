@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compiler/front/ast.h"
 #include "compiler/check/check.h"
@@ -164,17 +165,12 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 	return norm;
 }
 
-unsigned sb_vnode_from_name(const char *name)
+unsigned sb_vnode_query_type(const char *name)
 {
-	static const struct { const char *name; unsigned bit; } names[] = {
-		{ "regular-file", SB_VNODE_REGULAR }, { "file", SB_VNODE_REGULAR },
-		{ "directory", SB_VNODE_DIRECTORY }, { "dir", SB_VNODE_DIRECTORY },
-		{ "symlink", SB_VNODE_SYMLINK }, { "character-device", SB_VNODE_CHAR },
-		{ "block-device", SB_VNODE_BLOCK }, { "socket", SB_VNODE_SOCKET },
-		{ "fifo", SB_VNODE_FIFO }, { "tty", SB_VNODE_TTY },
-	};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcasecmp(name, names[i].name))
-			return names[i].bit;
-	return 0;
+	/* Two shorthands for the command line; the names are the IR's table. */
+	if (!strcasecmp(name, "file"))
+		return SB_VNODE_REGULAR;
+	if (!strcasecmp(name, "dir"))
+		return SB_VNODE_DIRECTORY;
+	return sb_vnode_from_name(name);
 }

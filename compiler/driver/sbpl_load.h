@@ -37,6 +37,6 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why);
 
 /* Parse a vnode type name (regular-file / file, directory / dir, symlink,
  * character-device, block-device, socket, fifo, tty); 0 when unknown.  */
-unsigned sb_vnode_from_name(const char *name);
+unsigned sb_vnode_query_type(const char *name);
 
 #endif

@@ -354,15 +354,6 @@ static bool is_inert(const sb_unmodelled *u)
 	return u->reason && !strncmp(u->reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT));
 }
 
-static bool needs_private_alias(const char *q)
-{
-	static const char *const roots[] = { "/tmp", "/var", "/etc" };
-	for (size_t i = 0; i < 3; i++)
-		if (!strncmp(q, roots[i], 4) && (q[4] == '\0' || q[4] == '/'))
-			return true;
-	return false;
-}
-
 static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
 {
 	sb_decision d = { .kind = SB_DEC_UNKNOWN, .text_kind = SB_DEC_UNKNOWN, .reason = reason,
@@ -385,7 +376,7 @@ static sb_decision decide(const sb_profile *p, struct sb_eval_index *ix, sb_op o
 		if (!is_inert(&p->unmodelled[i]))
 			return unknown(p->unmodelled[i].reason, p->unmodelled[i].text, p->unmodelled[i].loc);
 
-	char *aliased = resolve && needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
+	char *aliased = resolve && sb_path_is_private_aliased(path) ? sb_path_private_alias(path) : NULL;
 	const char *q = aliased ? aliased : path;
 	size_t qlen = strlen(q);
 

@@ -33,13 +33,8 @@ void sb_probes_add_path(sb_probes *ps, const char *raw)
 		p = xstrdup(raw); /* ".." kept as written: never matches anyway */
 	char *forms[2] = { p, sb_path_private_alias(p) };
 	/* The non-/private spelling of a /private path, so /tmp rules are seen. */
-	char *short_form = NULL;
-	static const char *const roots[] = { "/private/tmp", "/private/var", "/private/etc" };
-	for (size_t i = 0; i < 3; i++) {
-		size_t n = strlen(roots[i]);
-		if (!strncmp(p, roots[i], n) && (p[n] == '\0' || p[n] == '/'))
-			short_form = xstrdup(p + 8);
-	}
+	const char *stripped = sb_path_strip_private(p);
+	char *short_form = stripped ? xstrdup(stripped) : NULL;
 	for (size_t f = 0; f < 2; f++) {
 		const char *q = forms[f];
 		push(ps, q);

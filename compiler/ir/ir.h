@@ -117,6 +117,12 @@ enum {
 	SB_VNODE_CHAR = 1 << 3, SB_VNODE_BLOCK = 1 << 4, SB_VNODE_SOCKET = 1 << 5,
 	SB_VNODE_FIFO = 1 << 6, SB_VNODE_TTY = 1 << 7
 };
+enum { SB_VNODE__COUNT = 8 };
+/* The one vnode-type name table (ops.c).  sb_vnode_name: the SBPL spelling
+ * of bit `1 << i` (REGULAR-FILE, DIRECTORY, ...), as every writer prints it.
+ * sb_vnode_from_name: its bit, read case-insensitively; 0 when unknown.  */
+const char *sb_vnode_name(unsigned i);
+unsigned sb_vnode_from_name(const char *name);
 
 typedef struct sb_filter {
 	sb_filter_kind kind;

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct op_info {
 	const char *name;
@@ -201,4 +202,22 @@ int sb_op_lookup(const char *name)
 		    cmp_name))
 		return SB_OP_OTHER;
 	return -1;
+}
+
+static const char *const vnode_names[SB_VNODE__COUNT] = {
+	"REGULAR-FILE", "DIRECTORY", "SYMLINK", "CHARACTER-DEVICE",
+	"BLOCK-DEVICE", "SOCKET", "FIFO", "TTY",
+};
+
+const char *sb_vnode_name(unsigned i)
+{
+	return i < SB_VNODE__COUNT ? vnode_names[i] : "?";
+}
+
+unsigned sb_vnode_from_name(const char *name)
+{
+	for (unsigned i = 0; i < SB_VNODE__COUNT; i++)
+		if (!strcasecmp(name, vnode_names[i]))
+			return 1u << i;
+	return 0;
 }

@@ -62,11 +62,6 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc)
 	}
 }
 
-static const char *const vnode_names[] = {
-	"REGULAR-FILE", "DIRECTORY", "SYMLINK", "CHARACTER-DEVICE",
-	"BLOCK-DEVICE", "SOCKET", "FIFO", "TTY",
-};
-
 static void emit_filter(emitter *e, const sb_filter *f)
 {
 	static const char *const path_kinds[] = {
@@ -101,11 +96,11 @@ static void emit_filter(emitter *e, const sb_filter *f)
 	}
 	case SB_F_VNODE_TYPE:
 		fputs("(vnode-type", e->out);
-		for (unsigned b = 0; b < 8; b++)
+		for (unsigned b = 0; b < SB_VNODE__COUNT; b++)
 			if (f->vnode_mask & (1u << b))
 			{
 				fputc(' ', e->out);
-				fputs(vnode_names[b], e->out);
+				fputs(sb_vnode_name(b), e->out);
 			}
 		fputc(')', e->out);
 		break;

@@ -56,10 +56,6 @@ static void put_str(FILE *f, const sb_str *s, bool regex)
 
 static void put_filter(FILE *f, const sb_filter *flt)
 {
-	static const char *const vnames[] = {
-		"regular-file", "directory", "symlink", "character-device",
-		"block-device", "socket", "fifo", "tty",
-	};
 	switch (flt->kind) {
 	case SB_F_LITERAL:
 	case SB_F_SUBPATH:
@@ -72,9 +68,9 @@ static void put_filter(FILE *f, const sb_filter *flt)
 		break;
 	case SB_F_VNODE_TYPE:
 		fputs("(vnode-type", f);
-		for (unsigned i = 0; i < 8; i++)
+		for (unsigned i = 0; i < SB_VNODE__COUNT; i++)
 			if (flt->vnode_mask & (1u << i))
-				fprintf(f, " %s", vnames[i]);
+				fprintf(f, " %s", sb_vnode_name(i));
 		fputc(')', f);
 		break;
 	case SB_F_REQUIRE_ALL:

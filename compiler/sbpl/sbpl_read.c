@@ -9,6 +9,7 @@
 
 #include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
 enum { MAX_STR_DEPTH = 16, MAX_COND_DEPTH = 16 };
@@ -103,13 +104,9 @@ static void check_path_string(conv *c, const sx_node *arg, sb_filter_kind kind, 
 	    (len >= 2 && !strcmp(s + len - 2, "/.")) || (len >= 3 && !strcmp(s + len - 3, "/..")))
 		form_warn(c, arg, "sbpl-path",
 			  "non-canonical path \"%s\" never matches (the kernel canonicalizes the accessed path, not the filter)", s);
-	static const char *const aliased[] = { "/tmp", "/var", "/etc" };
-	for (size_t i = 0; i < 3; i++) {
-		size_t al = strlen(aliased[i]);
-		if (!strncmp(s, aliased[i], al) && (s[al] == '\0' || s[al] == '/'))
-			form_warn(c, arg, "sbpl-alias",
-				  "\"%s\" never matches a resolved path: macOS resolves it under /private", s);
-	}
+	if (sb_path_is_private_aliased(s))
+		form_warn(c, arg, "sbpl-alias",
+			  "\"%s\" never matches a resolved path: macOS resolves it under /private", s);
 }
 
 static sb_filter *conv_filter(conv *c, const sx_node *n);
@@ -163,20 +160,6 @@ static sb_filter *path_filter_one(conv *c, sb_filter_kind kind, const sx_node *w
 	if (s->kind == SB_STR_LIT)
 		check_path_string(c, arg, kind, s->text);
 	return sb_filter_path(kind, s, whole->loc);
-}
-
-static unsigned vnode_bit(const char *name)
-{
-	static const struct { const char *name; unsigned bit; } types[] = {
-		{ "regular-file", SB_VNODE_REGULAR }, { "directory", SB_VNODE_DIRECTORY },
-		{ "symlink", SB_VNODE_SYMLINK }, { "character-device", SB_VNODE_CHAR },
-		{ "block-device", SB_VNODE_BLOCK }, { "socket", SB_VNODE_SOCKET },
-		{ "fifo", SB_VNODE_FIFO }, { "tty", SB_VNODE_TTY },
-	};
-	for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-		if (!strcmp(name, types[i].name))
-			return types[i].bit;
-	return 0;
 }
 
 static sb_filter_kind path_kind(const char *head, bool *ok)
@@ -260,7 +243,7 @@ static sb_filter *conv_filter(conv *c, const sx_node *n)
 			mask = SB_VNODE_TTY;
 		} else {
 			for (size_t i = 1; i < n->nkids; i++) {
-				unsigned bit = n->kids[i]->kind == SX_SYMBOL ? vnode_bit(n->kids[i]->text) : 0;
+				unsigned bit = n->kids[i]->kind == SX_SYMBOL ? sb_vnode_from_name(n->kids[i]->text) : 0;
 				if (!bit) {
 					form_warn(c, n->kids[i], "sbpl-form", "unknown vnode type%s: filter kept opaque", NULL);
 					return opaque(n);

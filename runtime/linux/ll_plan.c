@@ -292,13 +292,8 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
  * decide() maps the other way, so the two agree.  */
 static char *linux_path(const char *p)
 {
-	static const char *const priv[] = { "/private/tmp", "/private/var", "/private/etc" };
-	for (size_t i = 0; i < 3; i++) {
-		size_t n = strlen(priv[i]);
-		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return xstrdup(p + strlen("/private"));
-	}
-	return xstrdup(p);
+	const char *stripped = sb_path_strip_private(p);
+	return xstrdup(stripped ? stripped : p);
 }
 
 static bool macos_only(const char *p)
@@ -343,9 +338,7 @@ static void collect_candidates(planner *pl)
 				free(v);
 				continue;
 			}
-			if (sb_path_is_under(v, "/tmp") || sb_path_is_under(v, "/var") ||
-			    sb_path_is_under(v, "/etc"))
-			{
+			if (sb_path_is_private_aliased(v)) {
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_INFO, rule_file(r),
 						 rule_line(r),
 						 "%s never matches: Seatbelt and decide() see it as "

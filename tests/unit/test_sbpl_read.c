@@ -206,7 +206,7 @@ Test(sbpl_read, several_ops_filters_and_nesting)
 	cr_assert(eq(int, all->kind, SB_F_REQUIRE_ALL));
 	cr_expect(eq(int, all->kids[0]->kind, SB_F_REQUIRE_ANY), "inside require-all it is an OR");
 	expect_rule(p, 2, "(allow file-read* (require-all (require-any (literal \"/x\") (literal \"/y\"))"
-			  " (vnode-type directory)))");
+			  " (vnode-type DIRECTORY)))");
 	sb_profile_free(p);
 }
 
