@@ -221,6 +221,10 @@ if grep -q "$canaries" "$T/all-output"; then
 else
 	pass "no canary of the $(grep -rl CANARY "$H" | wc -l) secret files appeared in any output"
 fi
+# the check bites: a secret granted on purpose shows its canary
+sbx OMP_SANDBOX_EXTRA_READ="$H/.ssh" OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- 'cat ~/.ssh/id_rsa'
+if grep -q "$canaries" <<<"$out"; then pass "the canary check bites: ~/.ssh granted on purpose shows its canary"
+else fail "granting ~/.ssh did not show its canary: $out"; fi
 if grep -q 'npmrc.*not readable in the sandbox' "$T/all-output" &&
 	grep -q 'OMP_SANDBOX_EXTRA_READ=.*\.npmrc' "$T/all-output"; then
 	pass "the launch says ~/.npmrc is unreadable and names the variables that allow it"
