@@ -17,6 +17,7 @@
 #include "compiler/front/ast.h"
 #include "compiler/common/path.h"
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 static bool op_is_ancestor(sb_op anc, sb_op op)
 {
@@ -79,27 +80,6 @@ typedef struct {
 	size_t ngate;
 } lower_ctx;
 
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *out;
-	va_start(ap, fmt);
-	int rc = vasprintf(&out, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		abort();
-	return out;
-}
-
 /* ---- string expressions for targets ---- */
 
 /* A static absolute path as the kernel sees it (/tmp -> /private/tmp).  */
@@ -149,9 +129,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 				if (!v)
 					continue;
 				char *joined = sb_path_join(v, rel);
-				*out = realloc(*out, (*nout + 1) * sizeof **out);
-				if (!*out)
-					abort();
+				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 				(*out)[(*nout)++] = static_str(joined);
 				free(joined);
 				free(v);
@@ -169,9 +147,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		free(suffix);
 		s = sb_str_append(parts, 2);
 	}
-	*out = realloc(*out, (*nout + 1) * sizeof **out);
-	if (!*out)
-		abort();
+	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 	(*out)[(*nout)++] = s;
 }
 
@@ -181,9 +157,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 	size_t n = 0;
 	switch (t->base) {
 	case SBX_BASE_ABS:
-		strs = malloc(sizeof *strs);
-		if (!strs)
-			abort();
+		strs = xmalloc(sizeof *strs);
 		strs[n++] = static_str(t->rel);
 		break;
 	case SBX_BASE_HOME:
@@ -318,9 +292,7 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 	size_t n = 3 + bn + 1 + sn;
 	if (n > ix->keycap) {
 		ix->keycap = n * 2;
-		ix->key = realloc(ix->key, ix->keycap);
-		if (!ix->key)
-			abort();
+		ix->key = xrealloc(ix->key, ix->keycap);
 	}
 	ix->key[0] = tag;
 	ix->key[1] = (char)(op + 1);
@@ -362,9 +334,7 @@ static size_t min_found(size_t a, size_t b)
 static size_t prefix_cuts(const char *s, size_t **cut)
 {
 	size_t n = strlen(s), k = 0;
-	*cut = malloc((n + 1) * sizeof **cut);
-	if (!*cut)
-		abort();
+	*cut = xmalloc((n + 1) * sizeof **cut);
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == '/')
 			(*cut)[k++] = i;
@@ -413,9 +383,7 @@ static void region_set(lower_index *ix, const char *base, const char *suffix, si
 	void **v = sb_strmap_slot(ix->region, k, len, true);
 	if (*v)
 		return;
-	region_at *at = malloc(sizeof *at);
-	if (!at)
-		abort();
+	region_at *at = xmalloc(sizeof *at);
 	at->e = e;
 	at->f = f;
 	*v = at;
@@ -450,10 +418,8 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 			seen = !strcmp(ix->param_regions[i].param, k.param);
 		if (seen)
 			continue;
-		ix->param_regions = realloc(ix->param_regions,
-					    (ix->nparam_regions + 1) * sizeof *ix->param_regions);
-		if (!ix->param_regions)
-			abort();
+		ix->param_regions = xrealloc(ix->param_regions,
+					     (ix->nparam_regions + 1) * sizeof *ix->param_regions);
 		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
 	}
 }
@@ -645,9 +611,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		for (size_t i = rn + 1; t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
-			char *prefix = strndup(t.suffix, i);
-			if (!prefix)
-				abort();
+			char *prefix = xstrndup(t.suffix, i);
 			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
 			free(prefix);
 		}
@@ -668,9 +632,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
-			char *prefix = strndup(t.suffix, i);
-			if (!prefix)
-				abort();
+			char *prefix = xstrndup(t.suffix, i);
 			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
 			free(prefix);
 		}
@@ -696,9 +658,7 @@ static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, 
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		*v = realloc(*v, *cap * sizeof **v);
-		if (!*v)
-			abort();
+		*v = xrealloc(*v, *cap * sizeof **v);
 	}
 	(*v)[(*n)++] = (anc_call){e, f, j};
 }
@@ -809,9 +769,7 @@ static void gate_filter(sb_filter *f, const char *param)
 		return;
 	sb_str *old = f->arg;
 	size_t n = old->kind == SB_STR_APPEND ? old->nparts : 1;
-	sb_str **parts = calloc(n + 1, sizeof *parts);
-	if (!parts)
-		abort();
+	sb_str **parts = xcalloc(n + 1, sizeof *parts);
 	parts[0] = sb_str_param(param);
 	if (old->kind == SB_STR_APPEND) {
 		for (size_t i = 0; i < n; i++)
@@ -849,9 +807,7 @@ static void gate_presets(lower_ctx *c)
 static void note_gate(lower_ctx *c, const char *preset)
 {
 	size_t n = c->prof->nrules;
-	const char **g = realloc(c->gate, (n ? n : 1) * sizeof *g);
-	if (!g)
-		abort();
+	const char **g = xrealloc(c->gate, (n ? n : 1) * sizeof *g);
 	for (size_t e = c->ngate; e < n; e++)
 		g[e] = preset;
 	c->gate = g;
@@ -916,9 +872,7 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++)
 		len += strlen(params[i]) + 1;
-	char *list = calloc(1, len + 8);
-	if (!list)
-		abort();
+	char *list = xcalloc(1, len + 8);
 	for (size_t i = 0; i < n; i++) {
 		strcat(list, i ? " " : "");
 		strcat(list, params[i]);

@@ -11,7 +11,8 @@
 #include "compiler/common/path.h"
 #include "compiler/eval/eval.h"
 #include "runtime/common/env.h"
-#include "runtime/linux/linux.h"
+#include "compiler/common/xalloc.h"
+#include "runtime/common/status.h"
 
 /* Each tool's own cache setting, pointed into the launcher's cache root
  * (the value is relative to it).  XDG_CACHE_HOME covers the tools that
@@ -32,14 +33,6 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		abort();
-	return q;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -52,9 +45,7 @@ static char *preset_of_param(const char *param)
 	size_t n = strlen(param);
 	if (strncmp(param, "TOOL_", 5) != 0 || n < 7 || param[n - 1] != '*')
 		return NULL;
-	char *name = strndup(param + 5, n - 6);
-	if (!name)
-		abort();
+	char *name = xstrndup(param + 5, n - 6);
 	for (char *q = name; *q; q++)
 		*q = *q == '_' ? '-' : (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
 	return name;
@@ -84,9 +75,7 @@ void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, s
 	free(params);
 	if (out->n)
 		qsort(out->names, out->n, sizeof *out->names, cmp_str);
-	out->on = calloc(out->n ? out->n : 1, sizeof *out->on);
-	if (!out->on)
-		abort();
+	out->on = xcalloc(out->n ? out->n : 1, sizeof *out->on);
 	bool all = !value || !*value;
 	if (all || strcmp(value, "none") == 0) {
 		for (size_t i = 0; i < out->n; i++)
@@ -102,9 +91,7 @@ void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, s
 				out->on[k] = true;
 				any = true;
 			} else {
-				char *bad = strndup(s, len);
-				if (!bad)
-					abort();
+				char *bad = xstrndup(s, len);
 				const char *near = sb_closest_name(bad, (const char *const *)out->names,
 								   out->n);
 				sb_diag_report(d, SB_SEV_WARNING, NULL, "tools",
@@ -142,9 +129,7 @@ void sb_tools_bind(const sb_tools *t, sb_bindings *out)
 {
 	static const char *const gate_on[] = { "" };
 	for (size_t i = 0; i < t->n; i++) {
-		char *param = NULL;
-		if (asprintf(&param, "TOOL_%s", t->names[i]) < 0)
-			abort();
+		char *param = xasprintf("TOOL_%s", t->names[i]);
 		for (char *q = param + 5; *q; q++)
 			*q = *q == '-' ? '_' : (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
 		sb_bindings_set_list(out, param, gate_on, t->on[i] ? 1 : 0);
@@ -167,10 +152,8 @@ char **sb_tools_env(const sb_tools *t, const char *home, size_t *n)
 	for (size_t i = 0; i < COUNT(cache_env); i++) {
 		if (!sb_tools_is_on(t, cache_env[i].preset))
 			continue;
-		char *e = NULL;
-		if (asprintf(&e, "%s=%s%s%s", cache_env[i].var, root, cache_env[i].rel[0] ? "/" : "",
-			     cache_env[i].rel) < 0)
-			abort();
+		char *e = xasprintf("%s=%s%s%s", cache_env[i].var, root,
+				    cache_env[i].rel[0] ? "/" : "", cache_env[i].rel);
 		v = xrealloc(v, (*n + 1) * sizeof *v);
 		v[(*n)++] = e;
 	}
@@ -186,7 +169,7 @@ static int make_owned_dir(const char *p, sb_diag *d)
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "cache",
 			       "cannot create the sandbox cache directory %s: %s; create it "
 			       "(mkdir -m 700 %s) or set OMP_SANDBOX_TOOLS=none", p, strerror(errno), p);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	int fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
@@ -196,7 +179,7 @@ static int make_owned_dir(const char *p, sb_diag *d)
 			       "the sandbox cache directory %s is %s; refusing (remove it, or set "
 			       "OMP_SANDBOX_TOOLS=none)", p,
 			       fd < 0 ? "not a directory (or a symlink)" : "owned by another user");
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -215,7 +198,7 @@ int sb_tools_prepare_cache(const sb_tools *t, const char *home, sb_diag *d)
 	if (mkdir(dot, 0700) != 0 && errno != EEXIST) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "cache", "cannot create %s: %s; create it, or "
 			       "set OMP_SANDBOX_TOOLS=none", dot, strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	if (!rc)
 		rc = make_owned_dir(root, d);

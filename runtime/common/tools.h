@@ -44,8 +44,9 @@ void sb_tools_bind(const sb_tools *t, sb_bindings *out);
  * the array and strings.  */
 char **sb_tools_env(const sb_tools *t, const char *home, size_t *n);
 /* Create the cache root (0700) and the tools' directories in it when the
- * cache preset is on.  Refuses (SB_EXIT_SETUP) a cache root that is a
- * symlink or not owned by the user: the sandbox would write elsewhere.  */
+ * cache preset is on.  Refuses a cache root that is a
+ * symlink or not owned by the user (SB_REFUSED): the sandbox would write
+ * elsewhere.  */
 int sb_tools_prepare_cache(const sb_tools *t, const char *home, sb_diag *d);
 /* Notes at launch when a setting the sandbox cannot read changes a tool's
  * behaviour (~/.npmrc: registry and tokens), naming the variable that
