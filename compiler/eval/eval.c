@@ -595,7 +595,7 @@ static void memo_reset(sb_eval_index *ix, const char *path)
 	memcpy(ix->memo_path, path, n);
 	memset(ix->memo_valid, 0, sizeof ix->memo_valid);
 	memset(ix->memo_named, 0, sizeof ix->memo_named);
-	char *aliased = needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
+	char *aliased = sb_path_is_private_aliased(path) ? sb_path_private_alias(path) : NULL;
 	const char *q = aliased ? aliased : path;
 	cands c = index_cands(ix, q, strlen(q));
 	for (size_t k = 0; k < c.n; k++) {
