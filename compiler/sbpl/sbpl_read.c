@@ -306,6 +306,11 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 		sb_rule_add_op(r, (sb_op)op, n->text);
 		return;
 	}
+	if (n->kind == SX_OPAQUE) {
+		/* a value the evaluator could not compute */
+		sb_rule_add_filter(r, opaque(n));
+		return;
+	}
 	if (n->kind != SX_LIST) {
 		form_warn(c, n, "sbpl-form", "unexpected %s argument: kept as an opaque filter",
 			  n->kind == SX_STRING ? "string" : n->kind == SX_BOOL ? "boolean" : "number");

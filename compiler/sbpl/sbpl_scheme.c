@@ -38,7 +38,8 @@ typedef struct prim {
 
 struct value {
 	vkind kind;
-	long long num;           /* NUM; BOOL: 0 or 1 */
+	long long num;           /* NUM; BOOL: 0 or 1; SYM: 1 for a name evaluated
+				    but defined nowhere (not a quoted symbol) */
 	const char *text;        /* STR: the value, NULL while a param is unbound; SYM: name */
 	size_t len;
 	const sx_node *src;      /* STR, NUM, BOOL, SYM: the literal it was read from */
@@ -212,24 +213,26 @@ static value *v_pair(ev *e, value *car, value *cdr)
 	return v;
 }
 
+static bool seatbelt_defines(const char *name);
+
+/* A name nobody defines is either a Seatbelt variable this reader does
+ * not know (REGULAR-FILE, self, SYS_read: fine as filter arguments) or
+ * a mistake: either way nothing can compute with it.  */
 static bool is_unknown(const value *v)
 {
-	return v->kind == V_UNKNOWN || v->kind == V_FORM || (v->kind == V_STR && !v->text);
+	return v->kind == V_UNKNOWN || v->kind == V_FORM || (v->kind == V_STR && !v->text) ||
+	       (v->kind == V_SYM && v->num && !seatbelt_defines(v->text));
 }
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
-static bool seatbelt_defines(const char *name);
-
 /* Seatbelt's truth: only #f is false.  An unbound param may be #f there,
  * a form of an unknown procedure may be anything, and so may a name
- * nobody defines (a variable of Seatbelt's this reader does not know).  */
+ * nobody defines.  */
 static tri truth(const value *v)
 {
 	if (v->kind == V_BOOL)
 		return v->num ? T_TRUE : T_FALSE;
-	if (v->kind == V_SYM && !seatbelt_defines(v->text))
-		return T_UNKNOWN;
 	return is_unknown(v) ? T_UNKNOWN : T_TRUE;
 }
 
@@ -351,8 +354,18 @@ static const sx_node *residual(ev *e, const value *v, sb_loc loc)
 	case V_PRIM:
 		return node_symbol(e, v->prim->name, loc);
 	case V_FORM:
-	case V_UNKNOWN:
 		return v->expr;
+	case V_UNKNOWN: {
+		/* opaque for the rule mapper, which must not read the
+		 * unevaluated source as rules or filters */
+		if (v->expr->kind == SX_SYMBOL)
+			return v->expr;
+		sx_node *n = node_new(e, SX_OPAQUE, v->expr->loc);
+		char *text = sx_print(v->expr);
+		n->text = ev_strndup(e, text, strlen(text));
+		free(text);
+		return n;
+	}
 	}
 	return node_symbol(e, "#<unspecified>", loc);
 }
@@ -711,6 +724,8 @@ static value *datum(ev *e, const sx_node *x)
 	}
 	case SX_BOOL:
 		return v_bool(e, x->num);
+	case SX_OPAQUE:
+		return v_unknown(e, x);
 	}
 	return &e->unspec;
 }
@@ -928,8 +943,11 @@ static value *eval(ev *e, const sx_node *x, env *en)
 		}
 		value *v = v_sym(e, x->text);
 		v->src = x;
+		v->num = 1;
 		return v;
 	}
+	case SX_OPAQUE:
+		return v_unknown(e, x);
 	case SX_LIST:
 		break;
 	}
@@ -988,8 +1006,13 @@ static value *p_param(ev *e, const sx_node *call, value **a, size_t n)
 	const char *head = sx_head(call) ? sx_head(call) : "param";
 	if (n != 1 || (a[0]->kind != V_STR && !is_unknown(a[0])))
 		fail(e, call, "(%s) needs exactly one string: the param name", head);
-	if (!a[0]->text)
+	if (!a[0]->text || a[0]->kind != V_STR) {
+		if (a[0]->kind == V_SYM)
+			sb_diag_report(e->d, SB_SEV_WARNING, &call->loc, "sbpl-unknown",
+				       "'%s' is not defined in this profile: the param it names is unknown",
+				       a[0]->text);
 		return v_unknown(e, call);
+	}
 	const sx_node *spelling = call;
 	if (call->nkids != 2 || call->kids[1]->kind != SX_STRING) {
 		sx_node *s = node_list(e, call->loc, 2);
