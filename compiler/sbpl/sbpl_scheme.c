@@ -908,10 +908,29 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 		warn_unknown_procedure(e, f->text, call);
 		sx_node *r = node_list(e, call->loc, n + 1);
 		r->kids[0] = (sx_node *)residual(e, f, call->kids[0]->loc);
+		/* Only a path filter keeps the (param "NAME") spelling of a
+		 * bound string (for the binder and the -D list of a re-emitted
+		 * profile); any other filter gets the value: the writer emits
+		 * #"..." of a regex's value, and an opaque filter's params
+		 * would not be passed to sandbox-exec (emit_sbpl.c, run.c). */
+		static const char *const path_heads[] = { "literal", "path", "prefix", "path-prefix", "subpath" };
+		bool spelled = false;
+		for (size_t i = 0; i < sizeof path_heads / sizeof *path_heads; i++)
+			spelled |= !strcmp(f->text, path_heads[i]);
+		size_t hl = strlen(f->text);
+		bool regex = hl >= 5 && !strcmp(f->text + hl - 5, "regex");
 		size_t k = 1;
-		for (size_t i = 0; i < n; i++)
-			if (args[i]->kind != V_UNSPEC)
+		for (size_t i = 0; i < n; i++) {
+			if (args[i]->kind == V_UNSPEC)
+				continue;
+			if (!spelled && args[i]->kind == V_STR && args[i]->text && args[i]->expr) {
+				sx_node *lit = node_string(e, args[i]->text, args[i]->len, arg_loc(call, i));
+				lit->raw = regex;
+				r->kids[k++] = lit;
+			} else {
 				r->kids[k++] = (sx_node *)residual(e, args[i], arg_loc(call, i));
+			}
+		}
 		r->nkids = k;
 		value *v = v_new(e, V_FORM);
 		v->expr = r;
