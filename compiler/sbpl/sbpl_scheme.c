@@ -652,7 +652,8 @@ static value *make_proc(ev *e, const char *name, const sx_node *params, size_t f
 	if (params->kind != SX_LIST)
 		fail(e, params, "parameters must be a list of names");
 	size_t n = params->nkids > from ? params->nkids - from : 0;
-	const sx_node *const *v = (const sx_node *const *)params->kids + from;
+	/* (lambda () ...) has no kids array: no pointer arithmetic on NULL */
+	const sx_node *const *v = n ? (const sx_node *const *)params->kids + from : NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->kind != SX_SYMBOL)
 			fail(e, v[i], "a parameter must be a name");

@@ -298,3 +298,13 @@ Test(scheme, reemission_keeps_decisions)
 	free(text);
 	sb_bindings_clear(&b);
 }
+
+/* Found by fuzz/fuzz_scheme.c: a procedure without parameters made
+ * pointer arithmetic on NULL (UBSan).  */
+Test(scheme, procedure_without_parameters)
+{
+	sb_profile *p = rd_ok("(version 1)(define f (lambda () \"/x\"))(define (g) (f))\n"
+			      "(allow file-read* (subpath (g)))", NULL);
+	expect_rule(p, 0, "(allow file-read* (subpath \"/x\"))");
+	sb_profile_free(p);
+}
