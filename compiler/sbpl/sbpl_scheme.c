@@ -90,8 +90,8 @@ struct ev {
 	const sb_bindings *params;
 	jmp_buf fail;
 	block *blocks;
-	size_t bytes;
-	size_t steps;
+	size_t bytes, max_bytes;
+	size_t steps, max_steps;
 	int depth;
 	const sx_node *at;       /* the form being evaluated, for errors */
 	sb_strmap *globals;      /* name -> value* */
@@ -130,9 +130,9 @@ static void *ev_alloc(ev *e, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
 	e->bytes += n;
-	if (e->bytes > SBS_MAX_BYTES)
-		fail(e, NULL, "evaluating the profile needs more than %d MiB: is a procedure building "
-			      "strings or lists without end?", SBS_MAX_BYTES >> 20);
+	if (e->bytes > e->max_bytes)
+		fail(e, NULL, "evaluating the profile needs more than %zu MiB: is a procedure building "
+			      "strings or lists without end?", e->max_bytes >> 20);
 	block *b = e->blocks;
 	if (!b || b->used + n > b->cap) {
 		size_t cap = n > 65536 ? n : 65536;
@@ -158,9 +158,9 @@ static char *ev_strndup(ev *e, const char *s, size_t n)
 
 static void step(ev *e, const sx_node *at)
 {
-	if (++e->steps > SBS_MAX_STEPS)
-		fail(e, at, "evaluating the profile takes more than %d steps: is there a loop "
-			    "without end?", SBS_MAX_STEPS);
+	if (++e->steps > e->max_steps)
+		fail(e, at, "evaluating the profile takes more than %zu steps: is there a loop "
+			    "without end?", e->max_steps);
 }
 
 /* ---- values ---- */
@@ -1505,6 +1505,9 @@ sbs_program *sbs_run(const sx_doc *doc, const sb_bindings *params, sb_diag *d)
 	sbs_program *p = xcalloc(1, sizeof *p);
 	e->d = d;
 	e->params = params;
+	/* a long flat profile is no runaway program: budgets grow with it */
+	e->max_steps = SBS_MAX_STEPS + SBS_STEPS_PER_BYTE * doc->len;
+	e->max_bytes = SBS_MAX_BYTES + SBS_BYTES_PER_BYTE * doc->len;
 	e->globals = sb_strmap_new();
 	e->warned = sb_strmap_new();
 	e->unspec.kind = V_UNSPEC;
