@@ -18,6 +18,7 @@
 #include "runtime/common/prep.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "runtime/cli/selftest.h"
+#include "compiler/common/xalloc.h"
 
 static sb_platform pick_platform(char *const envp[])
 {
@@ -211,11 +212,9 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
-		char *cand = NULL;
-		if (asprintf(&cand, "%s/%.*s", dir, (int)n, h) < 0)
-			cand = NULL;
+		char *cand = xasprintf("%s/%.*s", dir, (int)n, h);
 		free(dir);
-		char *real = cand ? realpath(cand, NULL) : NULL;
+		char *real = realpath(cand, NULL);
 		free(cand);
 		return real;
 	}
