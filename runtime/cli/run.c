@@ -14,6 +14,7 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/macos/macos.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
 #include "compiler/sbpl/sbpl_read.h"
@@ -46,6 +47,11 @@ static void test_inject(char *const envp[])
 	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
 	if (step && *step)
 		sb_ll_test_fail(step, EPERM);
+	/* SB_TEST_LL_ABI=N: handle only the rights of Landlock ABI N (emulates
+	 * an older kernel on a newer one; docs/linux.md).  */
+	const char *abi = sb_env_get(envp, "SB_TEST_LL_ABI");
+	if (abi && *abi)
+		sb_ll_test_clamp_abi(atoi(abi));
 }
 #endif
 
@@ -79,7 +85,7 @@ static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
 			       "sbrun cannot re-emit this form faithfully (%s); run "
 			       "/usr/bin/sandbox-exec -f on the profile yourself, or express it "
 			       "as plain rules", u->reason);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }
@@ -96,7 +102,7 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 			       "the profile uses the param \"%s\", which nothing binds; pass "
 			       "-D %s=VALUE", missing ? missing : "?", missing ? missing : "?");
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		printf(";; sandbox-exec parameters (-D NAME=VALUE):\n");
 		for (size_t i = 0; i < defines.n; i++)
@@ -144,7 +150,7 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 {
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
 	       "paths as -D params\n");
 	char *text = sb_profile_text(bound);
@@ -164,7 +170,7 @@ static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *p
 	}
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	sb_ll_plan *plan = NULL;
 	int rc = sb_ll_plan_build(bound, lo, &plan, d);
 	if (rc == 0 && plan)
@@ -184,7 +190,7 @@ static int ensure_omp_dir(const char *home, sb_diag *d)
 	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "omp-dir", "cannot create %s: %s", p,
 			       strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(p);
 	return rc;
@@ -291,16 +297,23 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 /* The profile to apply: embedded text, a compiled profile (.sb), or a
  * policy (.sbx) compiled in memory by the driver with sbc's checks: an
  * error in the policy refuses the launch.  */
-static sb_profile *load_profile(const sb_run_cfg *cfg, sb_diag *d)
+static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_diag *d)
 {
-	if (cfg->profile_text)
-		return sb_sbpl_read(cfg->profile_name, cfg->profile_text, cfg->profile_len, d);
-	if (is_policy_name(cfg->profile_path)) {
+	if (cfg->profile_path && !cfg->profile_text && is_policy_name(cfg->profile_path)) {
 		/* -D binds the policy's $NAME params at compile time, as sbc -D */
 		sb_bindings none = { 0 };
 		return sb_compile_policy(cfg->profile_path, cfg->user ? cfg->user : &none, true, d);
 	}
-	return sb_sbpl_read_file(cfg->profile_path, d);
+	/* Evaluated with this launch's params (sbpl_scheme.h): what a
+	 * profile decides on them is expanded before it is re-emitted. */
+	sb_bindings params = { 0 };
+	sb_launch_bindings(prep, cfg->user, &params);
+	sb_profile *prof = cfg->profile_text
+				   ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
+							cfg->profile_len, d, 0, &params)
+				   : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
+	sb_bindings_clear(&params);
+	return prof;
 }
 
 static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
@@ -333,7 +346,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
 			       "install it or add its directory to PATH", cmd, missing);
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(interp);
 	free(missing);
@@ -353,7 +366,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l.cwd, strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		sb_ll_plan *plan = NULL;
 		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
@@ -364,7 +377,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		if (plan)
 			sb_ll_plan_free(plan);
 		if (!rc)
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 	}
 	sb_launch_free(&l);
 	return rc;
@@ -395,14 +408,14 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       : S_ISDIR(st.st_mode) ? "'%s' is a directory, not a command"
 							      : "'%s' is not an executable file",
 				       cfg->command);
-			return exists ? SB_EXIT_NOEXEC : SB_EXIT_NOTFOUND;
+			return exists ? SB_CMD_NOT_EXECUTABLE : SB_CMD_NOT_FOUND;
 		}
 		if (!cmd && need_cmd) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "command",
 				       "'%s' not found on PATH (only absolute PATH entries are "
 				       "searched); install it or add its directory to PATH",
 				       cfg->command);
-			return SB_EXIT_NOTFOUND;
+			return SB_CMD_NOT_FOUND;
 		}
 	}
 	/* 2. the platform backend */
@@ -432,7 +445,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
 	if (!rc) {
-		prof = load_profile(cfg, d);
+		prof = load_profile(cfg, &prep, d);
 		if (!prof) {
 			if (cfg->profile_path && is_policy_name(cfg->profile_path))
 				sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
@@ -445,7 +458,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 						       ? " (a profile is SBPL, as sbc writes it; a "
 							 "policy is read when its name ends in .sbx)"
 						       : "");
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 		} else if (plat == SB_PLAT_MACOS || act == SB_ACT_PRINT_LAUNCH) {
 			rc = refuse_unmodelled(prof, d);
 		}
@@ -458,7 +471,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = child_env(cfg, plat, &prep, &env, d);
 		sb_envvec_free(&env);
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
@@ -499,12 +512,25 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	return rc;
 }
 
+/* The one place the launcher turns a library status into an exit status
+ * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
+static int exit_status_of(int rc)
+{
+	switch (rc) {
+	case SB_OK: return SB_EXIT_OK;
+	case SB_REFUSED: return SB_EXIT_SETUP;
+	case SB_CMD_NOT_EXECUTABLE: return SB_EXIT_NOEXEC;
+	case SB_CMD_NOT_FOUND: return SB_EXIT_NOTFOUND;
+	}
+	return rc > 0 ? rc : SB_EXIT_SETUP;
+}
+
 int sb_run(const sb_run_cfg *cfg, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, cfg->tool);
 	sb_diag_auto_colour(d);
-	int rc = run(cfg, act, d);
+	int rc = exit_status_of(run(cfg, act, d));
 	sb_diag_free(d);
 	return rc;
 }

@@ -3,7 +3,7 @@
  *   find the command -> platform backend present / not nested -> home ->
  *   workspace -> temp dir -> extras -> markers -> action.
  * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns
- * the command's own status.  */
+ * the command's own status (compiler/common/exit_status.h).  */
 #ifndef SB_RUN_H
 #define SB_RUN_H
 
@@ -35,7 +35,7 @@ typedef struct sb_run_cfg {
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
-	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
