@@ -493,8 +493,58 @@ static void conv_import(conv *c, const sx_node *n)
 	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
 }
 
+/* (define sbx-egress (list (list "network" "on"|"off" ORIGIN)
+ *                           (list "allow"|"deny" PATTERN ORIGIN) ...)):
+ * the egress list sbc writes (emit_sbpl.c).  */
+static void conv_egress(conv *c, const sx_node *n)
+{
+	const sx_node *l = n->kids[2];
+	if (l->kind != SX_LIST || !l->nkids || !sx_is_symbol(l->kids[0], "list")) {
+		form_error(c, n, "'" SB_EGRESS_DEFINE "' must be a (list ...) of entries%s", NULL);
+		return;
+	}
+	for (size_t i = 1; i < l->nkids; i++) {
+		const sx_node *x = l->kids[i];
+		bool shape = x->kind == SX_LIST && x->nkids == 4 && sx_is_symbol(x->kids[0], "list");
+		for (size_t k = 1; shape && k < 4; k++)
+			shape = x->kids[k]->kind == SX_STRING;
+		if (!shape) {
+			form_error(c, x, "an egress entry is (list ACTION PATTERN ORIGIN) with three "
+					 "strings%s", NULL);
+			continue;
+		}
+		const char *a = x->kids[1]->text, *v = x->kids[2]->text, *o = x->kids[3]->text;
+		const char *origin = *o ? o : NULL;
+		if (!strcmp(a, "network") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			sb_egress_add(&c->p->egress, !strcmp(v, "on"), true, NULL,
+				      origin);
+			continue;
+		}
+		if (strcmp(a, "allow") && strcmp(a, "deny")) {
+			form_error(c, x, "an egress entry's action is \"allow\", \"deny\" or "
+					 "\"network\"%s", NULL);
+			continue;
+		}
+		sb_host_pat pat;
+		const char *why;
+		size_t at;
+		if (sb_host_pat_parse(v, &pat, &why, &at) < 0) {
+			char msg[300];
+			snprintf(msg, sizeof msg, ": %s", why);
+			form_error(c, x->kids[2], "invalid host pattern in the egress list%s", msg);
+			continue;
+		}
+		sb_egress_add(&c->p->egress, !strcmp(a, "allow"), false, &pat,
+			      origin);
+	}
+}
+
 static void conv_define(conv *c, const sx_node *n)
 {
+	if (n->nkids == 3 && sx_is_symbol(n->kids[1], SB_EGRESS_DEFINE) && c->depth == 0) {
+		conv_egress(c, n);
+		return;
+	}
 	if (n->nkids == 3 && n->kids[1]->kind == SX_SYMBOL) {
 		sb_str *s = conv_str(c, n->kids[2], 0);
 		if (s) {
