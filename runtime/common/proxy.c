@@ -43,6 +43,8 @@ typedef struct conn {
 	socklen_t addrlens[MAX_ADDRS];
 	size_t naddrs, next_addr;
 	bool is_connect;               /* CONNECT: answer 200 once connected */
+	bool sni_pending;              /* CONNECT: first client bytes not checked yet */
+	char host[300];                /* the host the request named */
 	char what[300];                /* "CONNECT host:port" for messages */
 } conn;
 
@@ -120,6 +122,15 @@ static void answer(conn *c, int code, const char *reason, const char *body)
 	if (c->ufd >= 0) {
 		close(c->ufd);
 		c->ufd = -1;
+	}
+}
+
+/* Refused after the tunnel was established: only the log can say why.  */
+static void refuse_log(sb_proxy *p, conn *c, const char *why)
+{
+	if (p->cfg.log) {
+		fprintf(p->cfg.log, "%s egress: %s refused: %s\n", p->cfg.tool, c->what, why);
+		fflush(p->cfg.log);
 	}
 }
 
@@ -347,6 +358,8 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 		if (decide(p, c, host, port) < 0)
 			return;
 		c->is_connect = true;
+		c->sni_pending = true;
+		snprintf(c->host, sizeof c->host, "%s", host);
 		/* bytes sent before the 200 (an eager ClientHello) go upstream */
 		c->up.len = rest;
 		memcpy(c->up.data, end + 4, rest);
@@ -451,6 +464,105 @@ static void on_connected(sb_proxy *p, conn *c)
 	}
 }
 
+/* ---- the TLS server name ---- */
+
+/* The server name of a TLS ClientHello at the start of `b` (RFC 8446 4.1.2,
+ * RFC 6066 3): 1 with the name in `out`, 0 when there is none (or the bytes
+ * are not TLS), -1 when more bytes are needed, -2 when malformed.  */
+static int client_hello_sni(const unsigned char *b, size_t n, char *out, size_t size)
+{
+	if (n < 1)
+		return -1;
+	if (b[0] != 0x16)
+		return 0;   /* not a TLS handshake: nothing to compare */
+	if (n < 5)
+		return -1;
+	size_t rec = (size_t)b[3] << 8 | b[4];
+	if (n < 5 + rec)
+		return rec + 5 > BUF_SIZE ? -2 : -1;
+	const unsigned char *p = b + 5, *end = b + 5 + rec;
+	if (end - p < 4 || p[0] != 0x01)
+		return -2;
+	size_t hs = (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
+	p += 4;
+	if ((size_t)(end - p) < hs)
+		return -2;   /* a ClientHello split over records: refused */
+	end = p + hs;
+#define NEED(k) do { if ((size_t)(end - p) < (size_t)(k)) return -2; } while (0)
+	NEED(34);
+	p += 34;                        /* version, random */
+	NEED(1);
+	p += 1 + p[0];                  /* session id */
+	NEED(2);
+	p += 2 + ((size_t)p[0] << 8 | p[1]);   /* cipher suites */
+	NEED(1);
+	p += 1 + p[0];                  /* compression methods */
+	if (p == end)
+		return 0;
+	NEED(2);
+	size_t extlen = (size_t)p[0] << 8 | p[1];
+	p += 2;
+	NEED(extlen);
+	const unsigned char *xend = p + extlen;
+	while (xend - p >= 4) {
+		unsigned type = (unsigned)p[0] << 8 | p[1];
+		size_t len = (size_t)p[2] << 8 | p[3];
+		p += 4;
+		if ((size_t)(xend - p) < len)
+			return -2;
+		if (type == 0) {        /* server_name */
+			const unsigned char *q = p + 2, *qend = p + len;
+			while (qend - q >= 3) {
+				size_t nl = (size_t)q[1] << 8 | q[2];
+				if ((size_t)(qend - q - 3) < nl)
+					return -2;
+				if (q[0] == 0) {   /* host_name */
+					if (nl == 0 || nl >= size)
+						return -2;
+					memcpy(out, q + 3, nl);
+					out[nl] = '\0';
+					return 1;
+				}
+				q += 3 + nl;
+			}
+			return -2;
+		}
+		p += len;
+	}
+#undef NEED
+	return 0;
+}
+
+/* The first bytes of a CONNECT tunnel: a TLS ClientHello must name the host
+ * CONNECT named (else a server behind an allowed address could be asked for
+ * another name).  True when relaying may go on.  */
+static bool check_sni(sb_proxy *p, conn *c)
+{
+	char sni[256];
+	int r = client_hello_sni((const unsigned char *)c->up.data + c->up.off,
+				 c->up.len - c->up.off, sni, sizeof sni);
+	if (r == -1 && !c->up.eof)
+		return true;   /* wait for the rest of the ClientHello */
+	if (r == -1 || r == -2) {
+		refuse_log(p, c, "malformed or split TLS ClientHello");
+		return false;
+	}
+	if (r == 1) {
+		size_t n = strlen(sni);
+		if (n && sni[n - 1] == '.')
+			sni[n - 1] = '\0';
+		if (strcasecmp(sni, c->host) != 0) {
+			char msg[400];
+			snprintf(msg, sizeof msg, "TLS server name \"%.255s\" differs from the host CONNECT named",
+				 sni);
+			refuse_log(p, c, msg);
+			return false;
+		}
+	}
+	c->sni_pending = false;
+	return true;
+}
+
 /* ---- relaying ---- */
 
 /* Read into b from fd; false on a hard error.  */
@@ -480,6 +592,8 @@ static bool drain(pipe_buf *b, int fd)
 		else if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return false;
 	}
+	if (b->off == b->len)
+		b->off = b->len = 0;   /* room again for the reader */
 	if (b->off == b->len && b->eof && !b->shut) {
 		shutdown(fd, SHUT_WR);
 		b->shut = true;
@@ -558,7 +672,11 @@ static bool step(sb_proxy *p, conn *c, short cre, short ure)
 			return false;
 		if ((ure & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->down, c->ufd))
 			return false;
-		if (!drain(&c->up, c->ufd) || !drain(&c->down, c->cfd))
+		if (c->sni_pending && c->up.len > c->up.off && !check_sni(p, c))
+			return false;
+		if (c->sni_pending && c->up.eof && c->up.len == c->up.off)
+			c->sni_pending = false;
+		if ((!c->sni_pending && !drain(&c->up, c->ufd)) || !drain(&c->down, c->cfd))
 			return false;
 		return !relay_done(c);
 	}
@@ -594,7 +712,7 @@ static short upstream_events(const conn *c)
 	short ev = 0;
 	if (!c->down.eof && c->down.len < BUF_SIZE)
 		ev |= POLLIN;
-	if (c->up.off < c->up.len)
+	if (c->up.off < c->up.len && !c->sni_pending)
 		ev |= POLLOUT;
 	return ev;
 }
