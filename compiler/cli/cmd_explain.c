@@ -14,8 +14,9 @@
 #include "compiler/common/path.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
-enum { EX_ALLOW = 0, EX_DENY = 1, EX_UNKNOWN = 2, EX_ERROR = 3 };
 
 typedef struct explain_opts {
 	const char *input;
@@ -56,7 +57,7 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "sbc explain: error: %s needs an argument\n", a);
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 			}
 			val = argv[++i];
 		} else if (!strncmp(a, "--op=", 5) || !strncmp(a, "--path=", 7) || !strncmp(a, "--vnode=", 8) ||
@@ -64,17 +65,17 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			val = strchr(a, '=') + 1;
 		} else if (!strncmp(a, "-D", 2)) {
 			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbc explain: error: unknown option '%s' (see sbc explain --help)\n", a);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		} else if (!o->input) {
 			o->input = a;
 			continue;
 		} else {
 			fprintf(stderr, "sbc explain: error: one input only ('%s')\n", a);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		}
 		if (!strncmp(a, "--op", 4))
 			slot = &o->op_name;
@@ -86,19 +87,19 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			*slot = val;
 		} else if (!strcmp(a, "-D")) {
 			if (!sb_parse_define(&o->defs, val, stderr))
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 		} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
 			o->json = !strcmp(val, "json");
 		} else {
 			fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", val);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		}
 	}
 	if (!o->input || !o->op_name || !o->path_arg) {
 		fprintf(stderr, "sbc explain: error: %s\n",
 			!o->input ? "no policy or profile given" : !o->op_name ? "--op is required" : "--path is required");
 		explain_usage(stderr);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	return -1;
 }
@@ -218,7 +219,7 @@ static char *alias_link(const char *path, const char *seen)
 	if (!strcmp(path, seen))
 		return NULL;
 	size_t n = strcspn(path + 1, "/") + 1;
-	return strndup(path, n);
+	return xstrndup(path, n);
 }
 
 static void print_link_text(FILE *f, const char *link, const char *seen, const sb_decision *ld)
@@ -283,7 +284,7 @@ int sb_cmd_explain(int argc, char **argv)
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}
-	rc = EX_ERROR;
+	rc = SB_EXIT_EXPLAIN_ERROR;
 	int op = sb_op_from_convenience(o.op_name);
 	unsigned vnode = 0;
 	if (op < 0)
@@ -293,14 +294,14 @@ int sb_cmd_explain(int argc, char **argv)
 				"read, write, stat, list, exec, create, delete)\n",
 			op < 0 ? "unknown" : "unmodelled", o.op_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!strcmp(o.op_name, "list"))
 		vnode = SB_VNODE_DIRECTORY;
 	if (o.vnode_name && !(vnode = sb_vnode_from_name(o.vnode_name))) {
 		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
@@ -334,7 +335,7 @@ int sb_cmd_explain(int argc, char **argv)
 			print_link_text(stdout, link, seen, &ld);
 	}
 	free(link);
-	rc = dec.kind == SB_DEC_ALLOW ? EX_ALLOW : dec.kind == SB_DEC_DENY ? EX_DENY : EX_UNKNOWN;
+	rc = dec.kind == SB_DEC_ALLOW ? SB_EXIT_EXPLAIN_ALLOW : dec.kind == SB_DEC_DENY ? SB_EXIT_EXPLAIN_DENY : SB_EXIT_EXPLAIN_UNKNOWN;
 out:
 	sb_diag_flush(d);
 	free(path);

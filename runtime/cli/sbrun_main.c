@@ -8,6 +8,8 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/cli/run.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
 extern char **environ;
 
@@ -95,7 +97,7 @@ int main(int argc, char **argv)
 				sb_bindings_clear(&user);
 				return usage_error("-D needs NAME=VALUE, got '%s'", def ? def : "");
 			}
-			char *name = strndup(def, (size_t)(eq - def));
+			char *name = xstrndup(def, (size_t)(eq - def));
 			if (sb_launch_reserved_param(name)) {
 				fprintf(stderr, "sbrun: error: -D %s is refused: the launcher binds %s "
 						"itself from the verified environment (use "
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
 	}
 	if (doctor) {
 		sb_bindings_clear(&user);
-		return sb_linux_doctor(stdout) == 0 ? 0 : SB_EXIT_SETUP;
+		return sb_linux_doctor(stdout, SB_EXIT_SETUP) == 0 ? 0 : SB_EXIT_SETUP;
 	}
 	if (i >= argc) {
 		sb_bindings_clear(&user);
