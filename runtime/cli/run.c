@@ -283,7 +283,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 			       "so far; refusing to run");
 		sb_diag_note(d, NULL, "use 'network on;' or 'network off;' without host rules on "
 				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {

@@ -10,6 +10,7 @@
 #include "runtime/linux/linux.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/common/proxy.h"
+#include "runtime/common/status.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,7 +37,7 @@ static int fail(sb_diag *d, const char *step, int err)
 		     "see sysctl kernel.unprivileged_userns_clone and "
 		     "kernel.apparmor_restrict_unprivileged_userns); without host rules "
 		     "(OMP_SANDBOX_NETWORK=open or off) no namespace is needed");
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 static int write_file(const char *path, const char *text)
@@ -213,10 +214,9 @@ int sb_ll_egress_enter(const sb_egress *eg, sb_diag *d)
 	if (lfd >= 0)
 		close(lfd);
 	close(sp[1]);
-	if (rc) {
-		fflush(NULL);
-		_exit(rc);
-	}
-	return 0;
+	/* a failure returns like any launch failure: this process (the child)
+	 * reports it and exits with the refusal status, which the parent
+	 * passes on */
+	return rc;
 }
 #endif /* __linux__ */

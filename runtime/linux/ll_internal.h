@@ -117,8 +117,8 @@ bool sb_ll_plan_unix_block(const sb_ll_plan *plan);
 bool sb_ll_plan_net_block(const sb_ll_plan *plan);
 
 /* egress.c: fork; the parent serves the egress proxy until the child ends
- * and exits as it did (never returns); the child returns 0 inside its new
- * network namespace, or an exit status after reporting why not.  */
+ * and exits as it did (never returns); the child returns SB_OK inside its
+ * new network namespace, or SB_REFUSED after reporting why not.  */
 struct sb_diag;
 struct sb_egress;
 int sb_ll_egress_enter(const struct sb_egress *eg, struct sb_diag *d);
