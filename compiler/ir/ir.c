@@ -2,6 +2,7 @@
  * and the macOS list expansion (see ir.h).  */
 #include "compiler/ir/ir.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,8 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 	c->src_file = r->src_file;
 	c->src_line = r->src_line;
 	c->note = r->note;
+	c->call_loc = r->call_loc;
+	c->call_name = r->call_name;
 	return c;
 }
 
@@ -345,6 +348,29 @@ void sb_bindings_clear(sb_bindings *b)
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;
+}
+
+static bool is_param_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+const char *sb_bindings_parse_define(sb_bindings *b, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !is_param_name(arg, (size_t)(eq - arg)))
+		return "expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_')";
+	if (sb_path_bad_char(eq + 1) >= 0)
+		return "the value contains a control character";
+	char *name = xstrndup(arg, (size_t)(eq - arg));
+	sb_bindings_set(b, name, eq + 1);
+	free(name);
+	return NULL;
 }
 
 /* ---- param expansion ---- */
@@ -577,6 +603,8 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 			sb_rule_add_modifier(nr, r->modifiers[j]);
 		nr->src_file = r->src_file;
 		nr->src_line = r->src_line;
+		nr->call_loc = r->call_loc;
+		nr->call_name = r->call_name;
 		filterlist fl = { 0 };
 		for (size_t j = 0; j < r->nfilters; j++)
 			expand_filter(x, r->filters[j], &fl, true);

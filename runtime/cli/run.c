@@ -47,6 +47,11 @@ static void test_inject(char *const envp[])
 	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
 	if (step && *step)
 		sb_ll_test_fail(step, EPERM);
+	/* SB_TEST_LL_ABI=N: handle only the rights of Landlock ABI N (emulates
+	 * an older kernel on a newer one; docs/linux.md).  */
+	const char *abi = sb_env_get(envp, "SB_TEST_LL_ABI");
+	if (abi && *abi)
+		sb_ll_test_clamp_abi(atoi(abi));
 }
 #endif
 
@@ -358,10 +363,15 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
 	if (!rc) {
+		/* Evaluated with this launch's params (sbpl_scheme.h): what a
+		 * profile decides on them is expanded before it is re-emitted. */
+		sb_bindings params = { 0 };
+		sb_launch_bindings(&prep, cfg->user, &params);
 		prof = cfg->profile_text
-			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
-					      cfg->profile_len, d)
-			       : sb_sbpl_read_file(cfg->profile_path, d);
+			       ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
+						    cfg->profile_len, d, 0, &params)
+			       : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
+		sb_bindings_clear(&params);
 		if (!prof) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 				       "cannot use the profile %s", cfg->profile_name);
@@ -370,7 +380,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = refuse_unmodelled(prof, d);
 		}
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
