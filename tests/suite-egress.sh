@@ -43,7 +43,7 @@ if [ "$SBX_EGRESS_PHASE" = client ]; then
 	S=$root/$B/bin/sbrun
 	P=$T/egress.sb
 	CA=$T/ca.pem
-	mkdir -p "$HOME/proj"
+	mkdir -p "$HOME/proj" "$HOME/.omp"
 	cd "$HOME/proj"
 	w=$HOME/proj
 	log_has() { grep -q "$2" "$T/$1.log"; }
