@@ -109,8 +109,10 @@ void sb_json_uri(FILE *f, const char *s)
 {
 	static const char unreserved[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/";
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+	s = s ? s : "";
+	/* An absolute path is a file: URI; a relative one a relative reference. */
+	fputs(s[0] == '/' ? "\"file://" : "\"", f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (strchr(unreserved, *p))
 			fputc(*p, f);
 		else

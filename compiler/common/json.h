@@ -29,8 +29,9 @@ void sb_json_escaped_bytes(FILE *f, const char *s);
 /* "KEY": value, then ", "KEY_escaped": ..." when s is not valid UTF-8.
  * `sep` is written between the key and the value (": " or ":").  */
 void sb_json_bytes_member(FILE *f, const char *key, const char *sep, const char *s);
-/* A JSON string holding s as a URI reference: bytes outside RFC 3986's
- * unreserved set and '/' are percent-encoded, so any bytes survive.  */
+/* A JSON string holding s as a URI reference: file:// before an absolute
+ * path, and bytes outside RFC 3986's unreserved set and '/' percent-encoded,
+ * so any bytes survive.  */
 void sb_json_uri(FILE *f, const char *s);
 
 #endif
