@@ -5,7 +5,8 @@
 # local package without an index).  Run inside tests/lib/fakehome.sh (a
 # throwaway $HOME); the launcher is $TSBRUN (default build/bin/sbrun) with
 # $PROFILE (default build/gen/omp.sb); SB_TEST_LL_ABI passes through for a
-# test build.  Prints "WORKLOAD-OK NAME", "WORKLOAD-FAIL NAME" or, for git mv
+# test build.  Prints "WORKLOAD-OK NAME", "WORKLOAD-FAIL NAME",
+# "WORKLOAD-SKIP TOOL: reason" for a missing tool, or, for git mv
 # across directories at Landlock ABI 1, "WORKLOAD-EXDEV git-mv".  No network.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +15,9 @@ PROFILE=${PROFILE:-$root/build/gen/omp.sb}
 mkdir -p "$HOME/proj" && cd "$HOME/proj" || exit 1
 cat >work.sh <<'EOS'
 ok() { if [ "$2" = 0 ]; then echo "WORKLOAD-OK $1"; else echo "WORKLOAD-FAIL $1 (exit $2)"; fi; }
+for t in git npm python3; do
+	command -v $t >/dev/null || echo "WORKLOAD-SKIP $t: not installed"
+done
 export npm_config_cache=$PWD/.npm-cache npm_config_update_notifier=false
 git init -q repo && cd repo && git config user.email t@example.org && git config user.name t
 mkdir a b && echo hi >a/f && git add a && git commit -qm one; ok git-commit $?
