@@ -4,10 +4,11 @@
 # installed) under QEMU with TCG (tests/lib/in-vm.sh) and run
 # tests/vm/debian12-checks.sh there: the default policy with no flag,
 # truncation refused outside the writable roots, git/npm/pip, the self-test,
-# and the landlock, probe-tree and escape suites.  `make test-kernels` runs
+# probe-tree on the shipped examples and the kernel-dependent escape
+# techniques.  `make test-kernels` runs
 # it alone.  SKIP (77) when QEMU or the kernel cannot be had.
-# Env: SBX_VM_FULL=1 also runs the escape suite as uid 65534 and probe-tree at
-# emulated ABI 1 inside the VM (slow under TCG).
+# Env: SBX_VM_FULL=1 also runs suite-landlock, probe-tree at emulated ABI 1
+# and every escape technique as root and uid 65534 (slow under TCG).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}

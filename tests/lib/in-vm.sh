@@ -21,7 +21,7 @@
 #                       ESCAPE_ONLY, ... ; default "B SBX_SKIP_SANITIZE")
 #   SBX_VM_MODULES      extra module names to load (dependencies resolved)
 #   SBX_VM_MEM          guest memory in MB (default 1024)
-#   SBX_VM_TIMEOUT      seconds before the guest is killed (default 1200)
+#   SBX_VM_TIMEOUT      seconds before the guest is killed (default 1800)
 # Exit: CMD's status; 77 (with "SKIP: reason") when QEMU or the kernel cannot
 # be had; 1 when the guest did not report an exit status.
 set -uo pipefail
@@ -105,7 +105,7 @@ trap 'rm -rf "$run"' EXIT
 	printf 'exec'; printf ' %q' "$@"; echo
 } >"$run/cmd.sh"
 out=$run/console
-timeout "${SBX_VM_TIMEOUT:-1200}" "$QEMU" -accel tcg -cpu max -smp 1 -m "${SBX_VM_MEM:-1024}" \
+timeout "${SBX_VM_TIMEOUT:-1800}" "$QEMU" -accel tcg -cpu max -smp 1 -m "${SBX_VM_MEM:-1024}" \
 	-nodefaults -no-reboot -display none -serial stdio -net none \
 	-kernel "$vmlinuz" -initrd "$initrd" \
 	-append "console=ttyS0 quiet loglevel=1 panic=-1 sbx.cmd=$run/cmd.sh" \
