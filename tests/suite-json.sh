@@ -63,18 +63,18 @@ check "explain: no _escaped member for a UTF-8 path" "$tmp/plain.json" \
 mkdir -p "$tmp/p"
 bad_name=$tmp/p/$(printf 'bad\xfe.sbx')
 printf 'default deny;\nread "/data/caf\xe9/x";\nraed /usr;\n' > "$bad_name"
-"$SBC" --check --format=json "$bad_name" 2> "$tmp/d.json"
+"$SBC" --check --format=json "$bad_name" > "$tmp/d.json" 2> "$tmp/d.err"
 check "diagnostics JSON: valid, file with U+FFFD" "$tmp/d.json" \
 	'd[0]["code"] == "syntax" and d[0]["file"].endswith("bad\ufffd.sbx")'
 check "diagnostics JSON: file_escaped is lossless" "$tmp/d.json" \
 	'unescape(d[0]["file_escaped"]).endswith(b"bad\xfe.sbx")'
-"$SBC" --check --format=sarif "$bad_name" 2> "$tmp/s.json"
+"$SBC" --check --format=sarif "$bad_name" > "$tmp/s.json" 2> "$tmp/s.err"
 check "SARIF: valid JSON, version 2.1.0" "$tmp/s.json" 'd["version"] == "2.1.0"'
 check "SARIF: the artifact URI percent-encodes the bytes (lossless)" "$tmp/s.json" \
 	'urllib.parse.unquote_to_bytes(d["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]).endswith(b"bad\xfe.sbx")'
 # A message that quotes a non-UTF-8 word.
 printf 'default deny;\nr\xe9ad /usr;\n' > "$tmp/p/msg.sbx"
-"$SBC" --check --format=json "$tmp/p/msg.sbx" 2> "$tmp/m.json"
+"$SBC" --check --format=json "$tmp/p/msg.sbx" > "$tmp/m.json" 2> "$tmp/m.err"
 check "diagnostics JSON: a message quoting invalid bytes stays valid" "$tmp/m.json" 'len(d) >= 1'
 
 # sbc diff: probe paths from a rule with non-UTF-8 bytes.
