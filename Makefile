@@ -129,8 +129,10 @@ $(B)/bin/embed: tools/embed.c
 $(B)/gen/omp.sb: examples/omp.sbx $(B)/bin/sbc
 	@mkdir -p $(@D)
 	$(Q)$(B)/bin/sbc -o $@ $<
-$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/bin/embed
-	$(Q)$(B)/bin/embed sb_default_profile $< > $@
+# The policy source too: the denial trace quotes its statements.
+$(B)/gen/default_profile.c: $(B)/gen/omp.sb examples/omp.sbx $(B)/bin/embed
+	$(Q){ $(B)/bin/embed sb_default_profile $< && \
+	      $(B)/bin/embed sb_default_policy examples/omp.sbx; } > $@
 $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

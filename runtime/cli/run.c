@@ -17,6 +17,7 @@
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "runtime/cli/run_trace.h"
 #include "runtime/cli/selftest.h"
 
 static sb_platform pick_platform(char *const envp[])
@@ -267,10 +268,17 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	char *policy = policy_beside(prof, cfg->profile_path);
 	const char *files[] = { self, cfg->profile_path, policy };
 	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
-	free(policy);
 	free(self);
+	bool traced = cfg->trace || cfg->learn_file;
+	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
+		free(policy);
+		sb_launch_free(&l);
+		return rc;
+	}
 
-	if (plat == SB_PLAT_MACOS) {
+	if (plat == SB_PLAT_MACOS && traced) {
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, d);
+	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
@@ -279,15 +287,20 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	} else {
 		sb_ll_plan *plan = NULL;
 		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
-		if (rc == 0 && plan) {
+		if (rc == 0 && plan && traced) {
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, lo, policy, d);
+		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, lo, l.exec_path, l.argv, l.envp, d);
+			if (!rc)
+				rc = SB_EXIT_SETUP;
+		} else if (!rc) {
+			rc = SB_EXIT_SETUP;
 		}
 		if (plan)
 			sb_ll_plan_free(plan);
-		if (!rc)
-			rc = SB_EXIT_SETUP;
 	}
+	free(policy);
 	sb_launch_free(&l);
 	return rc;
 }
@@ -395,11 +408,28 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	return rc;
 }
 
-int sb_run(const sb_run_cfg *cfg, sb_run_action act)
+/* OMP_SANDBOX_TRACE=1 traces to stderr, any other value but "" and "0"
+ * names the trace file; OMP_SANDBOX_TRACE_FORMAT=json.  Options win.  */
+static void trace_from_env(sb_run_cfg *c)
+{
+	const char *v = sb_env_get(c->envp, "OMP_SANDBOX_TRACE");
+	if (!c->trace && v && *v && strcmp(v, "0") != 0) {
+		c->trace = true;
+		c->trace_file = strcmp(v, "1") == 0 ? NULL : v;
+	}
+	const char *f = sb_env_get(c->envp, "OMP_SANDBOX_TRACE_FORMAT");
+	if (f && strcmp(f, "json") == 0)
+		c->trace_json = true;
+}
+
+int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
-	sb_diag_set_tool(d, cfg->tool);
+	sb_diag_set_tool(d, cfg_in->tool);
 	sb_diag_auto_colour(d);
+	sb_run_cfg cfg_copy = *cfg_in;
+	trace_from_env(&cfg_copy);
+	const sb_run_cfg *cfg = &cfg_copy;
 	int rc = run(cfg, act, d);
 	sb_diag_free(d);
 	return rc;

@@ -38,6 +38,16 @@ typedef struct sb_run_cfg {
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
+	/* The denial trace (docs/trace.md): on with `trace` or `learn_file`.  */
+	bool trace;                    /* live reports */
+	const char *trace_file;        /* NULL: stderr */
+	bool trace_json;               /* one JSON object a line */
+	const char *learn_file;        /* --learn OUT.sbx, or NULL */
+	/* The policy source of an embedded profile, to quote its statements
+	 * (omp-sandboxed: examples/omp.sbx); NULL: looked up beside the profile.  */
+	const char *policy_name;
+	const char *policy_text;
+	size_t policy_len;
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
 	char *const *args;             /* arguments after the command */
 	size_t nargs;

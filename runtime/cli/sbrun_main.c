@@ -27,6 +27,10 @@ static void usage(FILE *out)
 	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 3)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
+	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
+	      "                       (stderr, or FILE), and a summary at exit\n"
+	      "  --trace-format=text|json  one JSON object a line with json\n"
+	      "  --learn OUT.sbx      write a policy fragment allowing what was denied\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
 	      "Exit: the command's status (128+N for signal N); 78 refused or sandbox not\n"
@@ -46,7 +50,8 @@ int main(int argc, char **argv)
 {
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
-	bool debug_denials = false, allow_shm = false;
+	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
+	const char *trace_file = NULL, *learn_file = NULL;
 	int min_abi = 0;
 	sb_bindings user = { 0 };
 	int i = 1, rc;
@@ -79,6 +84,27 @@ int main(int argc, char **argv)
 			debug_denials = true;
 		} else if (strcmp(a, "--allow-shm") == 0) {
 			allow_shm = true;
+		} else if (strcmp(a, "--trace") == 0) {
+			trace = true;
+		} else if (strncmp(a, "--trace=", 8) == 0) {
+			trace = true;
+			trace_file = a + 8;
+			if (!*trace_file) {
+				sb_bindings_clear(&user);
+				return usage_error("--trace=FILE needs a file name%s", "");
+			}
+		} else if (strncmp(a, "--trace-format=", 15) == 0) {
+			if (strcmp(a + 15, "json") && strcmp(a + 15, "text")) {
+				sb_bindings_clear(&user);
+				return usage_error("--trace-format is text or json, got '%s'", a + 15);
+			}
+			trace_json = strcmp(a + 15, "json") == 0;
+		} else if (strcmp(a, "--learn") == 0 || strncmp(a, "--learn=", 8) == 0) {
+			learn_file = a[7] == '=' ? a + 8 : i + 1 < argc ? argv[++i] : "";
+			if (!*learn_file) {
+				sb_bindings_clear(&user);
+				return usage_error("--learn needs an output file (OUT.sbx)%s", "");
+			}
 		} else if (strcmp(a, "--require-abi") == 0) {
 			char *end = NULL;
 			long n = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
@@ -138,6 +164,10 @@ int main(int argc, char **argv)
 		.allow_unenforceable = allow_unenforceable,
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
+		.trace = trace,
+		.trace_file = trace_file,
+		.trace_json = trace_json,
+		.learn_file = learn_file,
 		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,
 		.args = act == SB_ACT_LAUNCH ? argv + i + 1 : NULL,

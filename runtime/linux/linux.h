@@ -26,6 +26,10 @@ typedef struct sb_linux_opts {
 	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
+	/* Set by sb_linux_exec_traced in its child: add the trace filter last
+	 * and send its listener over trace_sock.  */
+	bool trace;
+	int trace_sock;
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;
@@ -46,6 +50,16 @@ void sb_ll_plan_free(sb_ll_plan *plan);
  * environment.  */
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d);
+
+/* The same under the denial trace (runtime/common/denial.h): fork; the
+ * child confines itself as sb_linux_exec does, with the trace filter,
+ * and execs; this process stays outside, reports denials to `t`, forwards
+ * signals, and returns the command's status (128+N for signal N), or
+ * SB_EXIT_SETUP when the supervisor could not start.  */
+struct sb_tracer;
+int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			 char *const argv[], char *const envp[], struct sb_tracer *t,
+			 sb_diag *d);
 
 /* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
  * costs.  Returns 0 when Landlock is usable.  */

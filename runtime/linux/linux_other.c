@@ -51,6 +51,13 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	return SB_EXIT_SETUP;
 }
 
+int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			 char *const argv[], char *const envp[], struct sb_tracer *t, sb_diag *d)
+{
+	(void)t;
+	return sb_linux_exec(plan, o, path, argv, envp, d);
+}
+
 int sb_linux_doctor(FILE *out)
 {
 	fprintf(out, "status: unavailable (%s)\n", not_linux);
