@@ -113,18 +113,20 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	size_t plen = 0;
 	char *ptext = NULL;
 	const char *pname = cfg->policy_name;
+	char *pdir = NULL;
 	if (cfg->policy_text) {
 		plen = cfg->policy_len;
 	} else if (policy_path) {
 		ptext = slurp(policy_path, &plen);
 		pname = policy_path;
+		pdir = sb_path_dirname(policy_path);
 	}
 	sb_tracer_cfg tc = {
 		.bound = l->bound, .home = prep->home, .workspace = prep->workspace,
 		.extra_read_var = takes_param(prof, "EXTRA_READ*"),
 		.extra_write_var = takes_param(prof, "EXTRA_WRITE*"),
 		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
-		.policy_len = plen, .out = out, .json = cfg->trace_json,
+		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
 	};
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);
@@ -150,5 +152,6 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	if (out && out != stderr)
 		fclose(out);
 	free(ptext);
+	free(pdir);
 	return status;
 }

@@ -34,6 +34,7 @@ struct sb_tracer {
 	sb_tracer_counts counts;
 	double tokens;
 	struct timespec last;
+	sb_strmap *sources;        /* included policy file -> its text (owned) */
 };
 
 static const char *const words[SB_ACC__COUNT] = {
@@ -79,6 +80,10 @@ void sb_tracer_free(sb_tracer *t)
 		entry_free(t->v[i]);
 	free(t->v);
 	sb_strmap_free(t->seen);
+	if (t->sources) {
+		sb_strmap_each(t->sources, free);
+		sb_strmap_free(t->sources);
+	}
 	free(t);
 }
 
@@ -252,7 +257,8 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 		 * node, which is neither wide nor sensitive (docs/checks.md).  */
 		char *tg = t->cfg.home && !strcmp(target, t->cfg.home) ? strdup("home")
 									  : policy_target(t, target);
-		rc = asprintf(&r, "the policy statement `allow read exactly %s;`", tg);
+		rc = asprintf(&r, "the policy statement `allow read exactly %s;` (on macOS; on Linux "
+			      "a directory's listing cannot be granted without its subtree)", tg);
 		free(tg);
 	} else if (is_read(a) && t->cfg.extra_read_var) {
 		rc = asprintf(&r, "OMP_SANDBOX_EXTRA_READ=%s%s", disp,
@@ -308,16 +314,55 @@ static sb_op op_of(sb_access a)
 
 /* Line `line` (1-based) of the policy, the statement on it without its
  * comment and trailing ';'.  NULL when unknown.  */
-static char *policy_statement(const sb_tracer *t, const char *file, int line)
+static char *read_small(const char *file, size_t *len)
 {
-	const char *txt = t->cfg.policy_text;
-	if (!txt || !file || line <= 0 || !t->cfg.policy_name)
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 20);
+	if (!buf)
+		abort();
+	*len = fread(buf, 1, (1 << 20) - 1, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The text of the policy file `file` names (the policy itself, or a file
+ * it includes, relative to its directory), or NULL.  */
+static const char *source_text(sb_tracer *t, const char *file, size_t *len)
+{
+	if (!t->cfg.policy_name)
 		return NULL;
 	const char *base = strrchr(t->cfg.policy_name, '/');
 	base = base ? base + 1 : t->cfg.policy_name;
-	if (strcmp(base, file) != 0)
+	if (t->cfg.policy_text && strcmp(base, file) == 0) {
+		*len = t->cfg.policy_len;
+		return t->cfg.policy_text;
+	}
+	if (!t->cfg.policy_dir || file[0] == '/' || sb_path_has_dotdot(file))
 		return NULL;
-	const char *p = txt, *end = txt + t->cfg.policy_len;
+	if (!t->sources)
+		t->sources = sb_strmap_new();
+	void **slot = sb_strmap_slot(t->sources, file, strlen(file), true);
+	if (!*slot) {
+		char *path = sb_path_join(t->cfg.policy_dir, file);
+		size_t n = 0;
+		char *txt = read_small(path, &n);
+		free(path);
+		*slot = txt ? txt : strdup("");
+	}
+	*len = strlen(*slot);
+	return *len ? *slot : NULL;
+}
+
+static char *policy_statement(sb_tracer *t, const char *file, int line)
+{
+	size_t tlen = 0;
+	const char *txt = file && line > 0 ? source_text(t, file, &tlen) : NULL;
+	if (!txt)
+		return NULL;
+	const char *p = txt, *end = txt + tlen;
 	for (int l = 1; l < line && p < end; l++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		p = nl ? nl + 1 : end;
@@ -361,7 +406,7 @@ static const sb_rule *network_rule(const sb_profile *p)
 	return NULL;
 }
 
-static void classify(const sb_tracer *t, entry *e)
+static void classify(sb_tracer *t, entry *e)
 {
 	const sb_rule *r = NULL;
 	if (e->access == SB_ACC_NETWORK) {
@@ -381,6 +426,10 @@ static void classify(const sb_tracer *t, entry *e)
 	e->rule_text = policy_statement(t, r->src_file, r->src_line);
 }
 
+static const char *verb_of(sb_access a);
+static const sb_sensitive_entry *grant_sensitive(const sb_tracer *t, const char *verb,
+						 const char *target);
+
 /* ---- live reports ---- */
 
 static bool take_token(sb_tracer *t)
@@ -398,9 +447,8 @@ static bool take_token(sb_tracer *t)
 	return true;
 }
 
-static void report_text(const sb_tracer *t, const entry *e)
+static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 {
-	FILE *f = t->cfg.out;
 	fprintf(f, "sandbox: denied %s ", sb_access_word(e->access));
 	put_text(f, e->path);
 	fputs(" \xe2\x80\x94 ", f);   /* an em dash */
@@ -419,18 +467,16 @@ static void report_text(const sb_tracer *t, const entry *e)
 		}
 		char *fix = sb_tracer_fix(t, e->access, e->path);
 		fputs("; to allow: ", f);
-		fputs(fix, f);
+		put_text(f, fix);   /* it holds the path */
 		free(fix);
 	}
 	fputs(" [", f);
 	put_text(f, e->process ? e->process : "?");
 	fprintf(f, " pid %d]\n", e->pid);
-	fflush(f);
 }
 
-static void report_json(const sb_tracer *t, const entry *e, const char *syscall)
+static void report_json(const sb_tracer *t, const entry *e, const char *syscall, FILE *f)
 {
-	FILE *f = t->cfg.out;
 	fputs("{\"event\":\"denied\",\"access\":", f);
 	put_json(f, sb_access_word(e->access));
 	fputs(",\"path\":", f);
@@ -457,11 +503,12 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall)
 		put_json(f, fix);
 		free(fix);
 	}
-	const sb_sensitive_entry *s = e->access == SB_ACC_NETWORK ? NULL : sensitive(t, e->path);
+	const sb_sensitive_entry *s =
+		e->access == SB_ACC_NETWORK ? NULL
+					    : grant_sensitive(t, verb_of(e->access), e->path);
 	fputs(",\"sensitive\":", f);
 	put_json_or_null(f, s ? s->why : NULL);
 	fputs("}\n", f);
-	fflush(f);
 }
 
 void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
@@ -511,10 +558,21 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 		return;
 	}
 	t->counts.reported++;
+	/* One write a report, so it does not interleave with what the
+	 * sandboxed tools write to the same stderr.  */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
 	if (t->cfg.json)
-		report_json(t, e, d->syscall);
+		report_json(t, e, d->syscall, m);
 	else
-		report_text(t, e);
+		report_text(t, e, m);
+	fclose(m);
+	fwrite(buf, 1, len, t->cfg.out);
+	fflush(t->cfg.out);
+	free(buf);
 }
 
 void sb_tracer_lost(sb_tracer *t, size_t n)
@@ -576,10 +634,28 @@ static int cmp_grant(const void *a, const void *b)
 	return c ? c : strcmp(x->target, y->target);
 }
 
+static bool has_control(const char *p)
+{
+	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return true;
+	return false;
+}
+
 static const char *verb_of(sb_access a)
 {
 	return a == SB_ACC_LIST ? "read exactly" : is_read(a) ? "read" : is_write(a) ? "write"
 											: "exec";
+}
+
+/* A program reads back what it writes: where the profile denies reading
+ * the written place too, the grant is "read write".  */
+static const char *write_verb(const sb_tracer *t, sb_access a, const char *target)
+{
+	if (!is_write(a) || !t->cfg.bound)
+		return verb_of(a);
+	sb_decision dec = sb_decide(t->cfg.bound, SB_OP_FILE_READ_DATA, target, 0);
+	return dec.kind == SB_DEC_DENY ? "read write" : "write";
 }
 
 /* What sbc --check's sensitive pass says of a grant: an `exactly` target
@@ -689,7 +765,7 @@ static void write_checks(FILE *f, const sb_tracer *t, const grant *g)
 	if (strcmp(g->verb, "exec") && strcmp(g->verb, "read exactly") && is_wide(t, g->target))
 		fputs("# sbc --check: error [wide-root]: the root, the home directory or an ancestor "
 		      "of it; add `acknowledge wide \"why\"` only if you mean it\n", f);
-	if (!strcmp(g->verb, "write") && t->cfg.home) {
+	if (strstr(g->verb, "write") && t->cfg.home) {
 		char *omp = sb_path_join(t->cfg.home, ".omp");
 		if (sb_path_is_under(g->target, omp))
 			fputs("# sbc --check: warning [persistence]: omp later runs code from ~/.omp "
@@ -711,6 +787,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	grant *v = NULL;
 	size_t n = 0, cap = 0;
 	bool network = false;
+	size_t ctl = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const entry *e = t->v[i];
 		if (e->platform_only)
@@ -719,7 +796,12 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 			network = true;
 			continue;
 		}
-		add_grant(&v, &n, &cap, grant_target_t(t, e->access, e->path), verb_of(e->access), e);
+		if (has_control(e->path)) {
+			ctl++;
+			continue;
+		}
+		char *target = grant_target_t(t, e->access, e->path);
+		add_grant(&v, &n, &cap, target, write_verb(t, e->access, target), e);
 	}
 	group_by_dir(t, v, &n);
 	drop_covered(v, &n);
@@ -746,6 +828,9 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		if (create_self(t, e->access, e->path) && !strcmp(v[i].target, e->path))
 			fputs("# a new entry of a wide directory: create it before the launch (a "
 			      "Landlock rule needs an existing path)\n", f);
+		if (!strcmp(v[i].verb, "read exactly"))
+			fputs("# on macOS only: on Linux a directory's listing cannot be granted without "
+			      "its subtree, so it stays denied there\n", f);
 		write_checks(f, t, &v[i]);
 		char *tg = t->cfg.home && !strcmp(v[i].target, t->cfg.home) ? strdup("home")
 									      : policy_target(t, v[i].target);
@@ -756,6 +841,9 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	free(v);
 	if (network)
 		fputs("\n# needed: a network socket the policy denies\nnetwork on;\n", f);
+	if (ctl)
+		fprintf(f, "\n# %zu denied path%s with control characters (a newline, ...) not learned: "
+			   "grant them by hand if they are real\n", ctl, ctl == 1 ? "" : "s");
 	size_t plat = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i]->platform_only) {

@@ -53,6 +53,9 @@ typedef struct sb_tracer_cfg {
 	const char *policy_name;
 	const char *policy_text;
 	size_t policy_len;
+	/* The policy's directory: files it includes are read from there to
+	 * quote their statements (NULL: only the policy itself).  */
+	const char *policy_dir;
 	FILE *out;                   /* NULL: no live reports (learn only) */
 	bool json;
 	/* Rate limit of live reports: a burst, then `per_second`.  0: defaults
