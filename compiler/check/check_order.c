@@ -24,6 +24,7 @@
 
 #include "compiler/check/target.h"
 #include "compiler/check/tindex.h"
+#include "compiler/common/xalloc.h"
 
 #define MAX_NOTES 3
 
@@ -312,10 +313,8 @@ static void unfiltered_order(rule_info *r, size_t nr, sb_diag *d)
 
 int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
-	rule_info *r = calloc(p->nstmts ? p->nstmts : 1, sizeof *r);
-	size_t *rix = calloc(p->nstmts ? p->nstmts : 1, sizeof *rix);
-	if (!r || !rix)
-		abort();
+	rule_info *r = xcalloc(p->nstmts, sizeof *r);
+	size_t *rix = xcalloc(p->nstmts, sizeof *rix);
 	sbx_places pp;
 	sbx_places_init(&pp, p, defs);
 	size_t nr = 0;

@@ -25,6 +25,7 @@
 #include "compiler/common/path.h"
 #include "compiler/check/target.h"
 #include "compiler/check/tindex.h"
+#include "compiler/common/xalloc.h"
 
 #define GRANTS (SBX_ACC_READ | SBX_ACC_WRITE)
 
@@ -122,8 +123,7 @@ static unsigned entry_exposure(const ctx *c, size_t i, const sbx_place *pl, home
 	if (pos == POS_REL && pl->kind == SBX_PLACE_ABS && !c->home) {
 		/* A conventional home (/Users/bob): the entry below that home.  */
 		char *joined = NULL;
-		if (asprintf(&joined, "%.*s/%s", (int)(rel - pl->path), pl->path, entry) < 0)
-			abort();
+		joined = xasprintf("%.*s/%s", (int)(rel - pl->path), pl->path, entry);
 		sbx_target t = { .base = SBX_BASE_ABS, .rel = joined };
 		sbx_place_of(&x, &t, c->defs);
 		free(joined);
@@ -259,9 +259,7 @@ static void add_own(ctx *c, const char *file)
 	if (!canon) {
 		if (file[0] != '/')
 			return;
-		canon = strdup(file);
-		if (!canon)
-			abort();
+		canon = xstrdup(file);
 	}
 	for (size_t i = 0; i < c->nown; i++) {
 		if (strcmp(c->own[i], canon) == 0) {
@@ -269,9 +267,7 @@ static void add_own(ctx *c, const char *file)
 			return;
 		}
 	}
-	char **v = realloc(c->own, (c->nown + 1) * sizeof *v);
-	if (!v)
-		abort();
+	char **v = xrealloc(c->own, (c->nown + 1) * sizeof *v);
 	c->own = v;
 	c->own[c->nown++] = canon;
 }

@@ -19,6 +19,7 @@
 #include "compiler/eval/probe.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/xalloc.h"
 
 enum { DX_SAME = 0, DX_NARROW = 1, DX_WIDEN = 2, DX_ERROR = 3 };
 enum { MAX_SHOWN_PATHS = 16 };
@@ -40,9 +41,7 @@ static void add_change(changes *c, change ch)
 {
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 64;
-		c->v = realloc(c->v, c->cap * sizeof *c->v);
-		if (!c->v)
-			abort();
+		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
 	}
 	c->v[c->n++] = ch;
 }
@@ -92,9 +91,7 @@ typedef struct text_set {
 
 static void text_add(text_set *s, char *text, int kind, const sb_loc *loc)
 {
-	text_item *v = realloc(s->v, (s->n + 1) * sizeof *v);
-	if (!v)
-		abort();
+	text_item *v = xrealloc(s->v, (s->n + 1) * sizeof *v);
 	s->v = v;
 	v[s->n++] = (text_item){ text, kind, loc };
 }
@@ -122,9 +119,7 @@ static void collect_text(const sb_profile *p, text_set *s)
 		}
 	}
 	for (size_t i = 0; i < p->nunmodelled; i++) {
-		char *t = strdup(p->unmodelled[i].text);
-		if (!t)
-			abort();
+		char *t = xstrdup(p->unmodelled[i].text);
 		text_add(s, t, TX_FORM, &p->unmodelled[i].loc);
 	}
 }
@@ -315,10 +310,8 @@ static bool same_group(const change *a, const change *b)
 static void print_changes(diff_ctx *x)
 {
 	size_t n = x->ch->n;
-	bool *used = calloc(n ? n : 1, sizeof *used);
-	size_t *idx = calloc(n ? n : 1, sizeof *idx);
-	if (!used || !idx)
-		abort();
+	bool *used = xcalloc(n, sizeof *used);
+	size_t *idx = xcalloc(n, sizeof *idx);
 	/* Widening groups first, then narrowing; each in first-seen order. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {

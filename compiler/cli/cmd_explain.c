@@ -14,6 +14,7 @@
 #include "compiler/common/path.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/xalloc.h"
 
 enum { EX_ALLOW = 0, EX_DENY = 1, EX_UNKNOWN = 2, EX_ERROR = 3 };
 
@@ -218,7 +219,7 @@ static char *alias_link(const char *path, const char *seen)
 	if (!strcmp(path, seen))
 		return NULL;
 	size_t n = strcspn(path + 1, "/") + 1;
-	return strndup(path, n);
+	return xstrndup(path, n);
 }
 
 static void print_link_text(FILE *f, const char *link, const char *seen, const sb_decision *ld)

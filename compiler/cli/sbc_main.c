@@ -12,6 +12,7 @@
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/ir/ir.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -64,9 +65,7 @@ static bool add_define(sbx_defines *defs, const char *arg)
 			(int)(eq - arg), arg);
 		return false;
 	}
-	char *name = strndup(arg, (size_t)(eq - arg));
-	if (!name)
-		abort();
+	char *name = xstrndup(arg, (size_t)(eq - arg));
 	sb_bindings_set(defs, name, eq + 1);
 	free(name);
 	return true;
@@ -170,9 +169,7 @@ int main(int argc, char **argv)
 		return sb_cmd_diff(argc - 2, argv + 2);
 
 	options o = {.fmt = SB_FMT_TEXT};
-	o.files = calloc((size_t)argc, sizeof *o.files);
-	if (!o.files)
-		abort();
+	o.files = xcalloc((size_t)argc, sizeof *o.files);
 	int rc = EXIT_OK;
 	bool only_files = false;
 	for (int i = 1; i < argc; i++) {

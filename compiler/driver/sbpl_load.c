@@ -9,6 +9,7 @@
 #include "compiler/check/check.h"
 #include "compiler/common/path.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/xalloc.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -34,12 +35,8 @@ sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *
 
 static void split_list(sb_bindings *out, const char *name, const char *value)
 {
-	char *copy = strdup(value);
-	if (!copy)
-		abort();
-	const char **items = calloc(strlen(value) + 1, sizeof *items);
-	if (!items)
-		abort();
+	char *copy = xstrdup(value);
+	const char **items = xcalloc(strlen(value) + 1, sizeof *items);
 	size_t n = 0;
 	for (char *save = NULL, *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
 		items[n++] = tok;
@@ -56,8 +53,7 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 	for (size_t i = 0; i < defs->n; i++) {
 		const sb_binding *bd = &defs->v[i];
 		char *list_name = NULL;
-		if (asprintf(&list_name, "%s*", bd->name) < 0)
-			abort();
+		list_name = xasprintf("%s*", bd->name);
 		bool is_list = bd->is_list;
 		for (size_t k = 0; k < n; k++)
 			if (!strcmp(params[k], list_name))
@@ -79,9 +75,7 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		const char *name = h + 3, *eq = strchr(name, '=');
 		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
 			continue;
-		char *nm = strndup(name, (size_t)(eq - name));
-		if (!nm)
-			abort();
+		char *nm = xstrndup(name, (size_t)(eq - name));
 		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
 			sb_bindings_set(out, nm, eq + 1);
 		free(nm);
@@ -98,9 +92,7 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 	for (size_t k = 0; k < n; k++) {
 		size_t len = strlen(params[k]);
 		if (len > 1 && params[k][len - 1] == '*' && !strstr(params[k], "..")) {
-			char *base = strndup(params[k], len - 1);
-			if (!base)
-				abort();
+			char *base = xstrndup(params[k], len - 1);
 			if (!sb_bindings_get(out, base)) {
 				sb_bindings_set_list(out, base, NULL, 0);
 				if (samples)
@@ -134,9 +126,7 @@ bool sb_parse_define(sb_bindings *defs, const char *arg, FILE *err)
 		fprintf(err, "sbc: error: -D %.*s: the value contains a control character\n", (int)(eq - arg), arg);
 		return false;
 	}
-	char *name = strndup(arg, (size_t)(eq - arg));
-	if (!name)
-		abort();
+	char *name = xstrndup(arg, (size_t)(eq - arg));
 	sb_bindings_set(defs, name, eq + 1);
 	free(name);
 	return true;
@@ -154,9 +144,7 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 		size_t n = 1;
 		while (isalnum((unsigned char)arg[n]) || arg[n] == '_')
 			n++;
-		char *name = strndup(arg + 1, n - 1);
-		if (!name)
-			abort();
+		char *name = xstrndup(arg + 1, n - 1);
 		bd = sb_bindings_get(b, name);
 		free(name);
 		rest = arg + n;
@@ -170,8 +158,7 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 			*why = "HOME is not bound";
 			return NULL;
 		}
-		if (asprintf(&expanded, "%s%s", bd->values[0], rest) < 0)
-			abort();
+		expanded = xasprintf("%s%s", bd->values[0], rest);
 		arg = expanded;
 	}
 	char *norm = NULL;

@@ -7,30 +7,7 @@
 #include <string.h>
 
 #include "compiler/common/path.h"
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();   /* out of memory: the tools cannot continue meaningfully */
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		abort();
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-	if (!p)
-		abort();
-	return p;
-}
+#include "compiler/common/xalloc.h"
 
 #define PUSH(arr, n, item)                                                  \
 	do {                                                                \
@@ -409,9 +386,7 @@ static void ancestors_between(const char *top, const char *leaf, strlist *out)
 	size_t start = strcmp(top, "/") == 0 ? 0 : strlen(top);
 	for (size_t i = start + 1; leaf[i]; i++)
 		if (leaf[i] == '/') {
-			char *dir = strndup(leaf, i);
-			if (!dir)
-				abort();
+			char *dir = xstrndup(leaf, i);
 			strlist_add(out, dir);
 			free(dir);
 		}
@@ -430,9 +405,7 @@ static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 		return true;
 	}
 	if (dots) {
-		char *top_name = strndup(name, (size_t)(dots - name));
-		if (!top_name)
-			abort();
+		char *top_name = xstrndup(name, (size_t)(dots - name));
 		strlist tops = { 0 }, leaves = { 0 };
 		bool ok = !is_list_name(top_name) && param_values(top_name, b, &tops) &&
 			  param_values(dots + 2, b, &leaves);
@@ -445,9 +418,7 @@ static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 		return ok;
 	}
 	bool list = is_list_name(name);
-	char *base = strndup(name, strlen(name) - (list ? 1 : 0));
-	if (!base)
-		abort();
+	char *base = xstrndup(name, strlen(name) - (list ? 1 : 0));
 	const sb_binding *bd = sb_bindings_get(b, base);
 	free(base);
 	if (!bd || (!list && bd->nvalues != 1))
@@ -500,8 +471,7 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 			char *name = NULL;
 			const char *n = s->text;
 			size_t nl = strlen(n) - (is_list_name(n) ? 1 : 0);
-			if (asprintf(&name, "%.*s_%zu", (int)nl, n, index + 1) < 0)
-				abort();
+			name = xasprintf("%.*s_%zu", (int)nl, n, index + 1);
 			add_define(x, name, elem);
 			sb_str *r = sb_str_param(name);
 			free(name);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/xalloc.h"
 
 enum { MAX_DEFINE_DEPTH = 16, MAX_COND_DEPTH = 16 };
 
@@ -84,9 +85,7 @@ static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 		return sb_str_param(n->kids[1]->text);
 	if (!strcmp(head, "string-append")) {
 		size_t np = n->nkids - 1;
-		sb_str **parts = calloc(np ? np : 1, sizeof *parts);
-		if (!parts)
-			abort();
+		sb_str **parts = xcalloc(np ? np : 1, sizeof *parts);
 		for (size_t i = 0; i < np; i++) {
 			parts[i] = conv_str(c, n->kids[i + 1], depth + 1);
 			if (!parts[i]) {
@@ -228,9 +227,7 @@ static sb_filter_kind path_kind(const char *head, bool *ok)
 static sb_filter *logic_filter(conv *c, sb_filter_kind kind, const sx_node *n)
 {
 	size_t nk = n->nkids - 1;
-	sb_filter **kids = calloc(nk ? nk : 1, sizeof *kids);
-	if (!kids)
-		abort();
+	sb_filter **kids = xcalloc(nk ? nk : 1, sizeof *kids);
 	for (size_t i = 0; i < nk; i++)
 		kids[i] = conv_filter(c, n->kids[i + 1]);
 	sb_filter *f = sb_filter_logic(kind, kids, nk, n->loc);
@@ -249,14 +246,10 @@ static sb_filter *ancestors_filter(conv *c, const sx_node *n)
 	}
 	const char *p = s->text;
 	size_t len = strlen(p), nk = 0;
-	sb_filter **kids = calloc(len + 1, sizeof *kids);
-	if (!kids)
-		abort();
+	sb_filter **kids = xcalloc(len + 1, sizeof *kids);
 	for (size_t i = 1; i < len; i++)
 		if (p[i] == '/' || i == 1) {
-			char *anc = strndup(p, p[i] == '/' ? i : 1);
-			if (!anc)
-				abort();
+			char *anc = xstrndup(p, p[i] == '/' ? i : 1);
 			kids[nk++] = sb_filter_path(SB_F_LITERAL, sb_str_lit(anc), n->loc);
 			free(anc);
 		}
@@ -283,9 +276,7 @@ static sb_filter *conv_filter(conv *c, const sx_node *n)
 		if (n->nkids == 2)
 			return path_filter_one(c, kind, n, n->kids[1]);
 		size_t nk = n->nkids - 1;
-		sb_filter **kids = calloc(nk, sizeof *kids);
-		if (!kids)
-			abort();
+		sb_filter **kids = xcalloc(nk, sizeof *kids);
 		for (size_t i = 0; i < nk; i++)
 			kids[i] = path_filter_one(c, kind, n, n->kids[i + 1]);
 		sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
@@ -485,11 +476,9 @@ static void conv_import(conv *c, const sx_node *n)
 		return;
 	}
 	sb_profile *p = c->p;
-	char **v = realloc(p->imports, (p->nimports + 1) * sizeof *v);
-	if (!v)
-		abort();
+	char **v = xrealloc(p->imports, (p->nimports + 1) * sizeof *v);
 	p->imports = v;
-	v[p->nimports++] = strdup(n->kids[1]->text);
+	v[p->nimports++] = xstrdup(n->kids[1]->text);
 	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
 }
 
@@ -499,9 +488,7 @@ static void conv_define(conv *c, const sx_node *n)
 		sb_str *s = conv_str(c, n->kids[2], 0);
 		if (s) {
 			sb_str_free(s);
-			str_define *v = realloc(c->defs, (c->ndefs + 1) * sizeof *v);
-			if (!v)
-				abort();
+			str_define *v = xrealloc(c->defs, (c->ndefs + 1) * sizeof *v);
 			c->defs = v;
 			v[c->ndefs].name = n->kids[1]->text;
 			v[c->ndefs].value = n->kids[2];
@@ -513,9 +500,7 @@ static void conv_define(conv *c, const sx_node *n)
 	if (n->nkids >= 2) {
 		const sx_node *name = n->kids[1]->kind == SX_LIST && n->kids[1]->nkids ? n->kids[1]->kids[0] : n->kids[1];
 		if (name->kind == SX_SYMBOL) {
-			char **v = realloc(c->fn_defs, (c->nfn_defs + 1) * sizeof *v);
-			if (!v)
-				abort();
+			char **v = xrealloc(c->fn_defs, (c->nfn_defs + 1) * sizeof *v);
 			c->fn_defs = v;
 			v[c->nfn_defs++] = name->text;
 		}
@@ -535,8 +520,7 @@ static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node
 	char *text = sx_print(cond);
 	if (negate) {
 		char *neg = NULL;
-		if (asprintf(&neg, "(not %s)", text) < 0)
-			abort();
+		neg = xasprintf("(not %s)", text);
 		free(text);
 		text = neg;
 	}
@@ -661,9 +645,7 @@ sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 	}
 	char *text = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m)
-		abort();
+	FILE *m = xopen_memstream(&text, &len);
 	char chunk[8192];
 	size_t got;
 	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
@@ -695,7 +677,7 @@ static int origin_in(const char *s, size_t end, char **file)
 	long line = strtol(s + colon, NULL, 10);
 	if (line <= 0)
 		return 0;
-	*file = strndup(s, colon - 1);
+	*file = xstrndup(s, colon - 1);
 	return (int)line;
 }
 

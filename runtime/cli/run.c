@@ -19,6 +19,7 @@
 #include "compiler/sbpl/sbpl_read.h"
 #include "runtime/cli/run_trace.h"
 #include "runtime/cli/selftest.h"
+#include "compiler/common/xalloc.h"
 
 static sb_platform pick_platform(char *const envp[])
 {
@@ -212,11 +213,9 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
-		char *cand = NULL;
-		if (asprintf(&cand, "%s/%.*s", dir, (int)n, h) < 0)
-			cand = NULL;
+		char *cand = xasprintf("%s/%.*s", dir, (int)n, h);
 		free(dir);
-		char *real = cand ? realpath(cand, NULL) : NULL;
+		char *real = realpath(cand, NULL);
 		free(cand);
 		return real;
 	}

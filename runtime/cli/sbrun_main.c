@@ -8,6 +8,7 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/cli/run.h"
+#include "compiler/common/xalloc.h"
 
 extern char **environ;
 
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 				sb_bindings_clear(&user);
 				return usage_error("-D needs NAME=VALUE, got '%s'", def ? def : "");
 			}
-			char *name = strndup(def, (size_t)(eq - def));
+			char *name = xstrndup(def, (size_t)(eq - def));
 			if (sb_launch_reserved_param(name)) {
 				fprintf(stderr, "sbrun: error: -D %s is refused: the launcher binds %s "
 						"itself from the verified environment (use "

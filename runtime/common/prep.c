@@ -12,6 +12,7 @@
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
+#include "compiler/common/xalloc.h"
 
 sb_platform sb_platform_native(void)
 {
@@ -62,15 +63,13 @@ char *sb_expand_tilde(const char *p, const char *home, const char **why)
 {
 	*why = NULL;
 	if (p[0] != '~')
-		return strdup(p);
+		return xstrdup(p);
 	if (p[1] != '\0' && p[1] != '/') {
 		*why = "'~name' (another user's home) is not supported; write the absolute path";
 		return NULL;
 	}
 	size_t lh = strlen(home), lp = strlen(p + 1);
-	char *r = malloc(lh + lp + 1);
-	if (!r)
-		abort();
+	char *r = xmalloc(lh + lp + 1);
 	memcpy(r, home, lh);
 	memcpy(r + lh, p + 1, lp + 1);
 	return r;
@@ -181,9 +180,7 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char
 		return SB_EXIT_SETUP;
 	}
 	if (exp[0] != '/' && in->cwd) {
-		char *j = malloc(strlen(in->cwd) + strlen(exp) + 2);
-		if (!j)
-			abort();
+		char *j = xmalloc(strlen(in->cwd) + strlen(exp) + 2);
 		sprintf(j, "%s/%s", in->cwd, exp);
 		free(exp);
 		exp = j;
@@ -259,7 +256,7 @@ char *sb_prep_tmpdir(const sb_prep_in *in, sb_diag *d)
 	free(c);
 	/* The fallback is canonical on macOS; on Linux /tmp may be a link.  */
 	char *f = canon_dir(fb);
-	return f ? f : strdup(fb);
+	return f ? f : xstrdup(fb);
 }
 
 /* Keep a temp dir from widening the home grants: TMPDIR=$HOME under /tmp
@@ -272,7 +269,7 @@ static char *tmpdir_apart_from_home(const sb_prep_in *in, char *tmp, const char 
 	const char *fb = scratch_fallback(in->platform);
 	char *f = canon_dir(fb);
 	if (!f)
-		f = strdup(fb);
+		f = xstrdup(fb);
 	if (sb_path_is_under(f, home) || sb_path_is_under(home, f)) {
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "tmpdir",
 			       "the home directory %s lies inside the scratch root %s; its "
@@ -295,9 +292,7 @@ static void push(char ***v, size_t *n, char *s)
 			free(s);  /* de-duplicate: the first occurrence stays */
 			return;
 		}
-	char **nv = realloc(*v, (*n + 1) * sizeof(char *));
-	if (!nv)
-		abort();
+	char **nv = xrealloc(*v, (*n + 1) * sizeof(char *));
 	*v = nv;
 	(*v)[(*n)++] = s;
 }
@@ -381,7 +376,7 @@ int sb_prep_extras(const char *label, const char *list, const char *home, bool c
 		const char *e = strchr(s, ':');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
 		if (len > 0) {
-			char *entry = strndup(s, len);
+			char *entry = xstrndup(s, len);
 			char *c;
 			int rc = one_extra(label, entry, home, confirm, &c, d);
 			free(entry);

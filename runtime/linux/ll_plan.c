@@ -29,6 +29,7 @@
 
 #include "compiler/eval/eval.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 
 #define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
@@ -63,23 +64,6 @@ typedef struct planner {
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
-
-/* Out of memory while planning: stop, never launch half a plan.  */
-static void *grow(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(grow(NULL, n), s, n);
-}
 
 /* ---- step 1: linuxize ---- */
 
@@ -145,7 +129,7 @@ static char *literal_dir(const char *s, bool is_regex)
 	if (!slash || slash == buf)
 		return NULL;
 	*slash = '\0';
-	return xdup(buf);
+	return xstrdup(buf);
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the
@@ -161,7 +145,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 		}
 		break;
@@ -171,7 +155,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
 		}
 		break;
@@ -205,7 +189,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 			free(v);
 			return true;
@@ -312,9 +296,9 @@ static char *linux_path(const char *p)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(priv[i]);
 		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return xdup(p + strlen("/private"));
+			return xstrdup(p + strlen("/private"));
 	}
-	return xdup(p);
+	return xstrdup(p);
 }
 
 static bool macos_only(const char *p)
@@ -339,8 +323,8 @@ static void add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
-	pl->cand[pl->ncand++] = xdup(p);
+	pl->cand = xrealloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xstrdup(p);
 }
 
 static void collect_candidates(planner *pl)
@@ -433,8 +417,7 @@ static uint64_t allowed_at(planner *pl, const char *point)
 static char *generic(const char *p)
 {
 	char *g = NULL;
-	if (asprintf(&g, "%s/%s", strcmp(p, "/") == 0 ? "" : p, generic_child) < 0)
-		abort();
+	g = xasprintf("%s/%s", strcmp(p, "/") == 0 ? "" : p, generic_child);
 	return g;
 }
 
@@ -494,8 +477,8 @@ static void add_forced(planner *pl, const char *path, uint64_t mask)
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ xdup(path), mask };
+	pl->forced = xrealloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xstrdup(path), mask };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -652,13 +635,13 @@ static double now_ms(void)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	sb_ll_plan *plan = xrealloc(NULL, sizeof *plan);
 	memset(plan, 0, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
-	plan->home = o->home ? xdup(o->home) : NULL;
+	plan->home = o->home ? xstrdup(o->home) : NULL;
 
 	linuxize(&pl, o);
 	collect_candidates(&pl);

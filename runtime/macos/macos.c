@@ -11,6 +11,7 @@
 #include "runtime/common/env.h"
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 char *sb_macos_sandbox_exec_path(void)
 {
@@ -24,15 +25,12 @@ char *sb_macos_sandbox_exec_path(void)
 		if (slash) {
 			*slash = '\0';
 			char *r;
-			if (asprintf(&r, "%s/fake_sandbox_exec", self) < 0)
-				abort();
+			r = xasprintf("%s/fake_sandbox_exec", self);
 			return r;
 		}
 	}
 #endif
-	char *r = strdup(SB_SANDBOX_EXEC);
-	if (!r)
-		abort();
+	char *r = xstrdup(SB_SANDBOX_EXEC);
 	return r;
 }
 
