@@ -8,12 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 #include "runtime/common/denial.h"
 
 int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 {
 	if (cfg->learn_file) {
-		char *abs = cfg->learn_file[0] == '/' ? strdup(cfg->learn_file) : NULL;
+		char *abs = cfg->learn_file[0] == '/' ? xstrdup(cfg->learn_file) : NULL;
 		if (!abs) {
 			char cwd[4096];
 			abs = getcwd(cwd, sizeof cwd) ? sb_path_join(cwd, cfg->learn_file) : NULL;
@@ -43,9 +44,7 @@ static char *slurp(const char *file, size_t *len)
 	for (;;) {
 		if (n + 4096 > cap) {
 			cap = cap ? 2 * cap : 8192;
-			buf = realloc(buf, cap + 1);
-			if (!buf)
-				abort();
+			buf = xrealloc(buf, cap + 1);
 		}
 		size_t k = fread(buf + n, 1, 4096, f);
 		n += k;
@@ -62,9 +61,7 @@ static char *slurp(const char *file, size_t *len)
 static bool takes_param(const sb_profile *prof, const char *param)
 {
 	char *text = sb_profile_text(prof);
-	char *needle = NULL;
-	if (asprintf(&needle, "(param \"%s\")", param) < 0)
-		abort();
+	char *needle = xasprintf("(param \"%s\")", param);
 	bool r = strstr(text, needle) != NULL;
 	free(needle);
 	free(text);
@@ -76,9 +73,7 @@ static char *session_text(const sb_launch *l)
 	size_t n = 1;
 	for (size_t i = 0; i < l->argc; i++)
 		n += strlen(l->argv[i]) + 1;
-	char *s = malloc(n), *w = s;
-	if (!s)
-		abort();
+	char *s = xmalloc(n), *w = s;
 	for (size_t i = 0; i < l->argc; i++)
 		w += sprintf(w, "%s%s", i ? " " : "", l->argv[i]);
 	*w = '\0';

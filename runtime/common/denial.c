@@ -12,6 +12,7 @@
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 #include "compiler/eval/eval.h"
 
 typedef struct entry {
@@ -48,9 +49,7 @@ const char *sb_access_word(sb_access a)
 
 sb_tracer *sb_tracer_new(const sb_tracer_cfg *cfg)
 {
-	sb_tracer *t = calloc(1, sizeof *t);
-	if (!t)
-		abort();
+	sb_tracer *t = xcalloc(1, sizeof *t);
 	t->cfg = *cfg;
 	if (!t->cfg.burst)
 		t->cfg.burst = 200;
@@ -153,13 +152,10 @@ static char *display_path(const sb_tracer *t, const char *p)
 	char *r = NULL;
 	if (h && sb_path_is_under(p, h)) {
 		const char *rest = p + strlen(h);
-		if (asprintf(&r, "~%s", rest) < 0)
-			r = NULL;
+		r = xasprintf("~%s", rest);
 	} else {
-		r = strdup(p);
+		r = xstrdup(p);
 	}
-	if (!r)
-		abort();
 	return r;
 }
 
@@ -176,9 +172,7 @@ static char *policy_target(const sb_tracer *t, const char *p)
 	if (plain)
 		return disp;
 	size_t n = strlen(p);
-	char *q = malloc(2 * n + 3), *w = q;
-	if (!q)
-		abort();
+	char *q = xmalloc(2 * n + 3), *w = q;
 	*w++ = '"';
 	for (const char *c = p; *c; c++) {
 		if (*c == '"' || *c == '\\')
@@ -222,10 +216,7 @@ static char *grant_target_t(const sb_tracer *t, sb_access a, const char *path)
 {
 	if ((a == SB_ACC_CREATE && !create_self(t, a, path)) || a == SB_ACC_DELETE)
 		return sb_path_dirname(path);
-	char *r = strdup(path);
-	if (!r)
-		abort();
-	return r;
+	return xstrdup(path);
 }
 
 static bool is_read(sb_access a)
@@ -240,52 +231,39 @@ static bool is_write(sb_access a)
 
 char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 {
-	char *r = NULL;
-	if (a == SB_ACC_NETWORK) {
-		r = strdup("the policy's `network on;` (or a host in the egress allowlist)");
-		if (!r)
-			abort();
-		return r;
-	}
+	if (a == SB_ACC_NETWORK)
+		return xstrdup("the policy's `network on;` (or a host in the egress allowlist)");
 	char *target = grant_target_t(t, a, path);
 	char *disp = display_path(t, target);
 	const sb_sensitive_entry *s = sensitive(t, target);
 	bool wide = is_wide(t, target);
-	int rc = -1;
+	char *r;
 	if (a == SB_ACC_LIST && (wide || s)) {
 		/* Listing names no content: `exactly` grants just the directory
 		 * node, which is neither wide nor sensitive (docs/checks.md).  */
-		char *tg = t->cfg.home && !strcmp(target, t->cfg.home) ? strdup("home")
+		char *tg = t->cfg.home && !strcmp(target, t->cfg.home) ? xstrdup("home")
 									  : policy_target(t, target);
-		rc = asprintf(&r, "the policy statement `allow read exactly %s;` (on macOS; on Linux "
+		r = xasprintf("the policy statement `allow read exactly %s;` (on macOS; on Linux "
 			      "a directory's listing cannot be granted without its subtree)", tg);
 		free(tg);
 	} else if (is_read(a) && t->cfg.extra_read_var) {
-		rc = asprintf(&r, "OMP_SANDBOX_EXTRA_READ=%s%s", disp,
+		r = xasprintf("OMP_SANDBOX_EXTRA_READ=%s%s", disp,
 			      s ? " (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1)" : "");
 	} else if (is_write(a) && t->cfg.extra_write_var && !wide) {
-		rc = asprintf(&r, "OMP_SANDBOX_EXTRA_WRITE=%s%s%s%s", disp,
+		bool first = create_self(t, a, path);
+		r = xasprintf("OMP_SANDBOX_EXTRA_WRITE=%s%s%s%s%s", disp,
 			      s ? " (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE=1)" : "",
-			      create_self(t, a, path) ? " (create it first: mkdir -p " : "",
-			      create_self(t, a, path) ? disp : "");
-		if (rc >= 0 && create_self(t, a, path)) {
-			char *x = NULL;
-			rc = asprintf(&x, "%s)", r);
-			free(r);
-			r = x;
-		}
+			      first ? " (create it first: mkdir -p " : "", first ? disp : "",
+			      first ? ")" : "");
 	} else {
 		char *tg = policy_target(t, target);
-		rc = asprintf(&r, "the policy statement `allow %s %s;`%s%s%s", is_read(a) ? "read"
-								 : is_write(a) ? "write" : "exec",
-			      tg, s ? " (sensitive: it needs `acknowledge sensitive \"reason\"`)" : "",
+		r = xasprintf("the policy statement `allow %s %s;`%s%s",
+			      is_read(a) ? "read" : is_write(a) ? "write" : "exec", tg,
+			      s ? " (sensitive: it needs `acknowledge sensitive \"reason\"`)" : "",
 			      wide && (is_write(a) || is_read(a))
-				      ? " (wide: it needs `acknowledge wide \"reason\"`)" : "",
-			      "");
+				      ? " (wide: it needs `acknowledge wide \"reason\"`)" : "");
 		free(tg);
 	}
-	if (rc < 0)
-		abort();
 	free(disp);
 	free(target);
 	return r;
@@ -319,9 +297,7 @@ static char *read_small(const char *file, size_t *len)
 	FILE *f = fopen(file, "re");
 	if (!f)
 		return NULL;
-	char *buf = malloc(1 << 20);
-	if (!buf)
-		abort();
+	char *buf = xmalloc(1 << 20);
 	*len = fread(buf, 1, (1 << 20) - 1, f);
 	buf[*len] = '\0';
 	fclose(f);
@@ -350,7 +326,7 @@ static const char *source_text(sb_tracer *t, const char *file, size_t *len)
 		size_t n = 0;
 		char *txt = read_small(path, &n);
 		free(path);
-		*slot = txt ? txt : strdup("");
+		*slot = txt ? txt : xstrdup("");
 	}
 	*len = strlen(*slot);
 	return *len ? *slot : NULL;
@@ -385,8 +361,7 @@ static char *policy_statement(sb_tracer *t, const char *file, int line)
 	if (stop == p)
 		return NULL;
 	char *r = NULL;
-	if (asprintf(&r, "%.*s%s", (int)(stop - p), p, cont ? " ..." : "") < 0)
-		abort();
+	r = xasprintf("%.*s%s", (int)(stop - p), p, cont ? " ..." : "");
 	return r;
 }
 
@@ -515,9 +490,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 {
 	t->counts.denied++;
 	size_t plen = strlen(d->path);
-	char *key = malloc(plen + 2);
-	if (!key)
-		abort();
+	char *key = xmalloc(plen + 2);
 	key[0] = (char)('a' + d->access);
 	memcpy(key + 1, d->path, plen + 1);
 	void **slot = sb_strmap_slot(t->seen, key, plen + 1, false);
@@ -531,12 +504,10 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 		free(key);
 		return;
 	}
-	entry *e = calloc(1, sizeof *e);
-	if (!e)
-		abort();
+	entry *e = xcalloc(1, sizeof *e);
 	e->access = d->access;
-	e->path = strdup(d->path);
-	e->process = d->process ? strdup(d->process) : NULL;
+	e->path = xstrdup(d->path);
+	e->process = d->process ? xstrdup(d->process) : NULL;
 	e->pid = d->pid;
 	e->count = 1;
 	e->platform_only = d->platform_only;
@@ -545,9 +516,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	free(key);
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 16;
-		t->v = realloc(t->v, t->cap * sizeof *t->v);
-		if (!t->v)
-			abort();
+		t->v = xrealloc(t->v, t->cap * sizeof *t->v);
 	}
 	t->v[t->n++] = e;
 	t->counts.distinct++;
@@ -562,9 +531,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	 * sandboxed tools write to the same stderr.  */
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m)
-		abort();
+	FILE *m = xopen_memstream(&buf, &len);
 	if (t->cfg.json)
 		report_json(t, e, d->syscall, m);
 	else
@@ -691,9 +658,7 @@ static void add_grant(grant **v, size_t *n, size_t *cap, char *target, const cha
 		}
 	if (*n == *cap) {
 		*cap = *cap ? 2 * *cap : 16;
-		*v = realloc(*v, *cap * sizeof **v);
-		if (!*v)
-			abort();
+		*v = xrealloc(*v, *cap * sizeof **v);
 	}
 	(*v)[(*n)++] = (grant){ target, verb, why, 1 };
 }
@@ -724,7 +689,7 @@ static void group_by_dir(const sb_tracer *t, grant *v, size_t *n)
 			if (member && first == *n) {
 				first = w;
 				free(v[k].target);
-				v[k].target = strdup(dir);
+				v[k].target = xstrdup(dir);
 				v[w++] = v[k];
 			} else if (member) {
 				v[first].nwhy += v[k].nwhy;
@@ -832,7 +797,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 			fputs("# on macOS only: on Linux a directory's listing cannot be granted without "
 			      "its subtree, so it stays denied there\n", f);
 		write_checks(f, t, &v[i]);
-		char *tg = t->cfg.home && !strcmp(v[i].target, t->cfg.home) ? strdup("home")
+		char *tg = t->cfg.home && !strcmp(v[i].target, t->cfg.home) ? xstrdup("home")
 									      : policy_target(t, v[i].target);
 		fprintf(f, "allow %s %s;\n", v[i].verb, tg);
 		free(tg);
@@ -862,8 +827,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 int sb_tracer_write_learned(sb_tracer *t, const char *file, const char *cmd)
 {
 	char *tmp = NULL;
-	if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
-		abort();
+	tmp = xasprintf("%s.XXXXXX", file);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		free(tmp);

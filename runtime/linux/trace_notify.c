@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "compiler/common/path.h"
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 #if defined(__x86_64__)
 #define TN_ARCH AUDIT_ARCH_X86_64
@@ -202,17 +203,13 @@ struct sb_trace_notifier {
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
 					 uint64_t handled, sb_tracer *t)
 {
-	sb_trace_notifier *n = calloc(1, sizeof *n);
-	if (!n)
-		abort();
+	sb_trace_notifier *n = xcalloc(1, sizeof *n);
 	n->fd = listener;
 	n->handled = handled;
 	n->t = t;
 	n->grants = sb_strmap_new();
 	const sb_ll_rules *r = sb_ll_plan_rules(plan);
-	n->gv = calloc(r->n ? r->n : 1, sizeof *n->gv);
-	if (!n->gv)
-		abort();
+	n->gv = xcalloc(r->n ? r->n : 1, sizeof *n->gv);
 	size_t used = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		void **slot = sb_strmap_slot(n->grants, r->v[i].path, strlen(r->v[i].path), true);
@@ -232,10 +229,8 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 	n->req_size = sz.seccomp_notif > sizeof *n->req ? sz.seccomp_notif : sizeof *n->req;
 	n->resp_size = sz.seccomp_notif_resp > sizeof *n->resp ? sz.seccomp_notif_resp
 							       : sizeof *n->resp;
-	n->req = calloc(1, n->req_size);
-	n->resp = calloc(1, n->resp_size);
-	if (!n->req || !n->resp)
-		abort();
+	n->req = xcalloc(1, n->req_size);
+	n->resp = xcalloc(1, n->resp_size);
 	return n;
 }
 
@@ -357,9 +352,7 @@ static void fetch_path(pid_t pid, const struct seccomp_data *d, int dfd_i, int p
  * exist (the call fails with ENOENT, no denial).  Sets *exists, *st.  */
 static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *st)
 {
-	char *full = a->text[0] == '/' ? strdup(a->text) : sb_path_join(a->base, a->text);
-	if (!full)
-		abort();
+	char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
 	*exists = false;
 	size_t len = strlen(full);
 	while (len > 1 && full[len - 1] == '/')
@@ -375,7 +368,7 @@ static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *
 			return r;
 		}
 	}
-	char *dir = strndup(full, slash && slash != full ? (size_t)(slash - full) : 1);
+	char *dir = xstrndup(full, slash && slash != full ? (size_t)(slash - full) : 1);
 	char *rdir = dir ? realpath(dir, NULL) : NULL;
 	free(dir);
 	if (rdir) {
