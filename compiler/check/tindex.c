@@ -317,18 +317,28 @@ size_t sbx_tquery_next(const sbx_tquery *q, size_t lo)
 
 /* ---- same rules ---- */
 
+/* Keys are binary (fixed-size fields copied as bytes): built by memcpy,
+ * not formatted, since they are made once per rule of large policies.  */
+static size_t put(char *k, size_t n, const void *v, size_t len)
+{
+	memcpy(k + n, v, len);
+	return n + len;
+}
+
 char *sbx_target_key(const sbx_target *t, size_t *len)
 {
-	/* base, exactness, name (with its length: "-" for none), then the
+	/* base, exactness, name (with its length; none is SIZE_MAX), then the
 	 * normalised suffix */
 	const char *rel = t->rel ? t->rel : "";
-	size_t nn = t->name ? strlen(t->name) : 0;
-	char *k = xmalloc(48 + nn + strlen(rel));
-	int h = t->name ? sprintf(k, "%d.%d.+%zu:", (int)t->base, t->exact ? 1 : 0, nn)
-			: sprintf(k, "%d.%d.-", (int)t->base, t->exact ? 1 : 0);
-	size_t n = (size_t)h;
-	memcpy(k + n, t->name ? t->name : "", nn);
-	n += nn;
+	size_t nn = t->name ? strlen(t->name) : SIZE_MAX;
+	char *k = xmalloc(sizeof(int) + 1 + sizeof nn + (t->name ? nn : 0) + 1 + strlen(rel) + 1);
+	int base = (int)t->base;
+	char exact = t->exact ? 1 : 0;
+	size_t n = put(k, 0, &base, sizeof base);
+	n = put(k, n, &exact, 1);
+	n = put(k, n, &nn, sizeof nn);
+	if (t->name)
+		n = put(k, n, t->name, nn);
 	k[n++] = '.';
 	size_t start = n;
 	for (const char *p = rel; *p;) {
@@ -367,32 +377,39 @@ static int keyed_cmp(const void *a, const void *b)
  * length: equal exactly when sbx_rule_same.  */
 static char *rule_key(const sbx_stmt *s, size_t *len)
 {
+	int action = (int)s->action;
+	unsigned access = s->access;
+	char filtered = s->ntargets ? 1 : 0;
+	const size_t head = sizeof action + sizeof access + 1;
 	if (s->ntargets == 1) {
 		size_t tn;
 		char *t = sbx_target_key(&s->targets[0], &tn);
-		char *k = xmalloc(tn + 96);
-		size_t n = (size_t)sprintf(k, "%d.%u.1|%zu:", (int)s->action, s->access, tn);
-		memcpy(k + n, t, tn);
+		char *k = xmalloc(head + sizeof tn + tn);
+		size_t n = put(k, 0, &action, sizeof action);
+		n = put(k, n, &access, sizeof access);
+		n = put(k, n, &filtered, 1);
+		n = put(k, n, &tn, sizeof tn);
+		n = put(k, n, t, tn);
 		free(t);
-		*len = n + tn;
+		*len = n;
 		return k;
 	}
 	keyed *t = xcalloc(s->ntargets ? s->ntargets : 1, sizeof *t);
-	size_t total = 64;
+	size_t total = head;
 	for (size_t i = 0; i < s->ntargets; i++) {
 		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
-		total += t[i].len + 24;
+		total += t[i].len + sizeof(size_t);
 	}
 	if (s->ntargets)
 		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
 	char *k = xmalloc(total);
-	size_t n = (size_t)snprintf(k, 64, "%d.%u.%d|", (int)s->action, s->access,
-				    s->ntargets ? 1 : 0);
+	size_t n = put(k, 0, &action, sizeof action);
+	n = put(k, n, &access, sizeof access);
+	n = put(k, n, &filtered, 1);
 	for (size_t i = 0; i < s->ntargets; i++) {
 		if (i == 0 || keyed_cmp(&t[i - 1], &t[i]) != 0) {
-			n += (size_t)snprintf(k + n, 24, "%zu:", t[i].len);
-			memcpy(k + n, t[i].key, t[i].len);
-			n += t[i].len;
+			n = put(k, n, &t[i].len, sizeof t[i].len);
+			n = put(k, n, t[i].key, t[i].len);
 		}
 	}
 	for (size_t i = 0; i < s->ntargets; i++)

@@ -19,9 +19,9 @@
 #include "compiler/eval/probe.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
-enum { DX_SAME = 0, DX_NARROW = 1, DX_WIDEN = 2, DX_ERROR = 3 };
 enum { MAX_SHOWN_PATHS = 16 };
 
 /* One changed (op, path) probe.  */
@@ -161,6 +161,8 @@ static void rule_line_text(FILE *f, const char *side, sb_decision_kind k, const 
 	free(t);
 	if (r->loc.file && r->loc.line)
 		fprintf(f, " at %s:%d", r->loc.file, r->loc.line);
+	if (r->call_name && r->call_loc.line)
+		fprintf(f, " (in %s, called at %s:%d)", r->call_name, r->call_loc.file, r->call_loc.line);
 	if (r->src_file)
 		fprintf(f, " (policy %s:%d)", r->src_file, r->src_line);
 	fputc('\n', f);
@@ -182,7 +184,16 @@ static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
 			sb_json_string(f, r->src_file);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"policy_line\":%d}", r->src_line);
+		fprintf(f, ",\"policy_line\":%d,\"call\":", r->src_line);
+		if (r->call_name && r->call_loc.line) {
+			fputs("{\"name\":", f);
+			sb_json_string(f, r->call_name);
+			fputs(",\"file\":", f);
+			sb_json_string(f, r->call_loc.file);
+			fprintf(f, ",\"line\":%d}}", r->call_loc.line);
+		} else {
+			fputs("null}", f);
+		}
 	} else {
 		fputs("null}", f);
 	}
@@ -367,13 +378,13 @@ static int parse_diff_args(diff_opts *o, int argc, char **argv)
 		} else if (!strcmp(a, "-D")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "sbc diff: error: -D needs an argument\n");
-				return DX_ERROR;
+				return SB_EXIT_DIFF_ERROR;
 			}
 			if (!sb_parse_define(&o->defs, argv[++i], stderr))
-				return DX_ERROR;
+				return SB_EXIT_DIFF_ERROR;
 		} else if (!strncmp(a, "-D", 2)) {
 			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return DX_ERROR;
+				return SB_EXIT_DIFF_ERROR;
 		} else if (!strcmp(a, "--format=json") || !strcmp(a, "--format=text")) {
 			o->json = !strcmp(a, "--format=json");
 		} else if (!strcmp(a, "--format") && i + 1 < argc &&
@@ -381,20 +392,20 @@ static int parse_diff_args(diff_opts *o, int argc, char **argv)
 			o->json = !strcmp(argv[++i], "json");
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbc diff: error: unknown option '%s' (see sbc diff --help)\n", a);
-			return DX_ERROR;
+			return SB_EXIT_DIFF_ERROR;
 		} else if (!o->old_file) {
 			o->old_file = a;
 		} else if (!o->new_file) {
 			o->new_file = a;
 		} else {
 			fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", a);
-			return DX_ERROR;
+			return SB_EXIT_DIFF_ERROR;
 		}
 	}
 	if (!o->new_file) {
 		fprintf(stderr, "sbc diff: error: give OLD and NEW\n");
 		diff_usage(stderr);
-		return DX_ERROR;
+		return SB_EXIT_DIFF_ERROR;
 	}
 	return -1;
 }
@@ -405,7 +416,7 @@ static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 	text_set ta = { 0 }, tb = { 0 };
 	collect_text(a, &ta);
 	collect_text(b, &tb);
-	int rc = DX_SAME;
+	int rc = SB_EXIT_DIFF_SAME;
 	for (int side = 0; side < 2; side++) {
 		const text_set *from = side ? &ta : &tb, *other = side ? &tb : &ta;
 		for (size_t i = 0; i < from->n; i++) {
@@ -414,7 +425,7 @@ static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 			/* An added allow, a removed deny, any changed form: may widen. */
 			int k = from->v[i].kind;
 			bool widen = k == TX_FORM || (side == 0 ? k == TX_ALLOW : k == TX_DENY);
-			rc = widen ? DX_WIDEN : (rc == DX_SAME ? DX_NARROW : rc);
+			rc = widen ? SB_EXIT_DIFF_WIDER : (rc == SB_EXIT_DIFF_SAME ? SB_EXIT_DIFF_NARROWER : rc);
 			const char *what = side == 0 ? "added" : "removed";
 			if (x->json) {
 				fputs(x->first_json ? "\n  " : ",\n  ", x->out);
@@ -446,7 +457,7 @@ int sb_cmd_diff(int argc, char **argv)
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}
-	rc = DX_ERROR;
+	rc = SB_EXIT_DIFF_ERROR;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
@@ -519,11 +530,11 @@ int sb_cmd_diff(int argc, char **argv)
 		fputs("{\"changes\":[", stdout);
 	print_changes(&x);
 	int trc = compare_text(ba, bb, &x);
-	if (trc == DX_WIDEN)
+	if (trc == SB_EXIT_DIFF_WIDER)
 		widen = true;
-	else if (trc == DX_NARROW)
+	else if (trc == SB_EXIT_DIFF_NARROWER)
 		narrow = true;
-	rc = widen ? DX_WIDEN : narrow ? DX_NARROW : DX_SAME;
+	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
 	if (o.json) {
 		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"params\":{",
 			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n);
@@ -538,7 +549,7 @@ int sb_cmd_diff(int argc, char **argv)
 			fputc(']', stdout);
 		}
 		fputs("}}\n", stdout);
-	} else if (rc != DX_SAME) {
+	} else if (rc != SB_EXIT_DIFF_SAME) {
 		if (has_forms(ba) || has_forms(bb))
 			printf("note: decisions compare the modelled rules only; forms sbc does not evaluate "
 			       "(import, macro calls, ...) are compared as text\n");

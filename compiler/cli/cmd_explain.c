@@ -14,9 +14,9 @@
 #include "compiler/common/path.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
-enum { EX_ALLOW = 0, EX_DENY = 1, EX_UNKNOWN = 2, EX_ERROR = 3 };
 
 typedef struct explain_opts {
 	const char *input;
@@ -57,7 +57,7 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "sbc explain: error: %s needs an argument\n", a);
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 			}
 			val = argv[++i];
 		} else if (!strncmp(a, "--op=", 5) || !strncmp(a, "--path=", 7) || !strncmp(a, "--vnode=", 8) ||
@@ -65,17 +65,17 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			val = strchr(a, '=') + 1;
 		} else if (!strncmp(a, "-D", 2)) {
 			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "sbc explain: error: unknown option '%s' (see sbc explain --help)\n", a);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		} else if (!o->input) {
 			o->input = a;
 			continue;
 		} else {
 			fprintf(stderr, "sbc explain: error: one input only ('%s')\n", a);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		}
 		if (!strncmp(a, "--op", 4))
 			slot = &o->op_name;
@@ -87,19 +87,19 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			*slot = val;
 		} else if (!strcmp(a, "-D")) {
 			if (!sb_parse_define(&o->defs, val, stderr))
-				return EX_ERROR;
+				return SB_EXIT_EXPLAIN_ERROR;
 		} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
 			o->json = !strcmp(val, "json");
 		} else {
 			fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", val);
-			return EX_ERROR;
+			return SB_EXIT_EXPLAIN_ERROR;
 		}
 	}
 	if (!o->input || !o->op_name || !o->path_arg) {
 		fprintf(stderr, "sbc explain: error: %s\n",
 			!o->input ? "no policy or profile given" : !o->op_name ? "--op is required" : "--path is required");
 		explain_usage(stderr);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	return -1;
 }
@@ -127,6 +127,16 @@ static void print_rule_json(FILE *f, const sb_rule *r)
 	sb_json_string(f, text);
 	fputs(",\"at\":", f);
 	print_loc_json(f, &r->loc);
+	fputs(",\"call\":", f);
+	if (r->call_name && r->call_loc.line) {
+		fputs("{\"name\":", f);
+		sb_json_string(f, r->call_name);
+		fputs(",\"at\":", f);
+		print_loc_json(f, &r->call_loc);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
 	fputs(",\"policy\":", f);
 	if (r->src_file) {
 		fputs("{\"file\":", f);
@@ -207,7 +217,11 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 	free(text);
 	if (strcmp(label, "rule") == 0)
 		fprintf(f, "  operation level: %s\n", sb_op_name(via));
-	if (r->loc.file && r->loc.line)
+	if (r->loc.file && r->loc.line && r->call_name && r->call_loc.line)
+		fprintf(f, "  at: %s:%d:%d (in the definition of %s)\n  called at: %s:%d:%d\n",
+			r->loc.file, r->loc.line, r->loc.col, r->call_name,
+			r->call_loc.file, r->call_loc.line, r->call_loc.col);
+	else if (r->loc.file && r->loc.line)
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
 	if (r->src_file)
 		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);
@@ -284,7 +298,7 @@ int sb_cmd_explain(int argc, char **argv)
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}
-	rc = EX_ERROR;
+	rc = SB_EXIT_EXPLAIN_ERROR;
 	int op = sb_op_from_convenience(o.op_name);
 	unsigned vnode = 0;
 	if (op < 0)
@@ -294,14 +308,14 @@ int sb_cmd_explain(int argc, char **argv)
 				"read, write, stat, list, exec, create, delete)\n",
 			op < 0 ? "unknown" : "unmodelled", o.op_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!strcmp(o.op_name, "list"))
 		vnode = SB_VNODE_DIRECTORY;
 	if (o.vnode_name && !(vnode = sb_vnode_from_name(o.vnode_name))) {
 		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
@@ -335,7 +349,7 @@ int sb_cmd_explain(int argc, char **argv)
 			print_link_text(stdout, link, seen, &ld);
 	}
 	free(link);
-	rc = dec.kind == SB_DEC_ALLOW ? EX_ALLOW : dec.kind == SB_DEC_DENY ? EX_DENY : EX_UNKNOWN;
+	rc = dec.kind == SB_DEC_ALLOW ? SB_EXIT_EXPLAIN_ALLOW : dec.kind == SB_DEC_DENY ? SB_EXIT_EXPLAIN_DENY : SB_EXIT_EXPLAIN_UNKNOWN;
 out:
 	sb_diag_flush(d);
 	free(path);

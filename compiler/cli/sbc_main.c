@@ -12,9 +12,9 @@
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/ir/ir.h"
 #include "compiler/common/path.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static void usage(FILE *out)
 {
@@ -122,36 +122,36 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 {
 	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
 	if (!pol)
-		return EXIT_INPUT;
+		return SB_EXIT_FAILURE;
 	if (o->dump_ast) {
 		sbx_policy_dump(pol, stdout);
 		sbx_policy_free(pol);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	int before = sb_diag_errors(d);
 	sb_check_all(pol, &o->defs, d);
 	if (sb_diag_errors(d) > before) {
 		sbx_policy_free(pol);
-		return EXIT_INPUT;
+		return SB_EXIT_FAILURE;
 	}
 	sb_profile *prof = sbx_lower(pol, &o->defs, d);
 	sbx_policy_free(pol);
 	if (!prof)
-		return EXIT_INPUT;
-	int rc = EXIT_OK;
+		return SB_EXIT_FAILURE;
+	int rc = SB_EXIT_OK;
 	if (o->dump_ir) {
 		dump_ir(prof, stdout);
 	} else {
 		size_t len = 0;
 		char *text = sb_emit_sbpl(prof, &len, d);
 		if (!text) {
-			rc = EXIT_INPUT;
+			rc = SB_EXIT_FAILURE;
 		} else if (!o->check) {
 			const char *out = o->out ? o->out : "-";
 			if (sb_write_atomic(out, text, len) != 0) {
 				sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot write '%s': %s", out,
 					       strerror(errno));
-				rc = EXIT_INPUT;
+				rc = SB_EXIT_FAILURE;
 			}
 		}
 		free(text);
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 
 	options o = {.fmt = SB_FMT_TEXT};
 	o.files = xcalloc((size_t)argc, sizeof *o.files);
-	int rc = EXIT_OK;
+	int rc = SB_EXIT_OK;
 	bool only_files = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -187,18 +187,18 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-o") || !strcmp(a, "-D")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "sbc: error: %s needs an argument\n", a);
-				rc = EXIT_USAGE;
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
 			if (a[1] == 'o')
 				o.out = argv[++i];
 			else if (!add_define(&o.defs, argv[++i])) {
-				rc = EXIT_USAGE;
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
 		} else if (!strncmp(a, "-D", 2)) {
 			if (!add_define(&o.defs, a + 2)) {
-				rc = EXIT_USAGE;
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
 		} else if (!strncmp(a, "-o", 2)) {
@@ -221,12 +221,12 @@ int main(int argc, char **argv)
 				o.fmt = SB_FMT_SARIF;
 			else {
 				fprintf(stderr, "sbc: error: unknown format '%s' (text, json or sarif)\n", f);
-				rc = EXIT_USAGE;
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
 		} else {
 			fprintf(stderr, "sbc: error: unknown option '%s' (see sbc --help)\n", a);
-			rc = EXIT_USAGE;
+			rc = SB_EXIT_USAGE;
 			goto out;
 		}
 	}
@@ -234,12 +234,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, o.nfiles ? "sbc: error: one policy file per compile (use --check for several)\n"
 					 : "sbc: error: no policy file given\n");
 		usage(stderr);
-		rc = EXIT_USAGE;
+		rc = SB_EXIT_USAGE;
 		goto out;
 	}
 	if (o.check && o.out) {
 		fprintf(stderr, "sbc: error: --check writes nothing; drop -o\n");
-		rc = EXIT_USAGE;
+		rc = SB_EXIT_USAGE;
 		goto out;
 	}
 
@@ -248,10 +248,10 @@ int main(int argc, char **argv)
 	sb_diag_auto_colour(d);
 	sb_diag_set_werror(d, o.werror);
 	for (size_t i = 0; i < o.nfiles; i++)
-		if (run_one(&o, o.files[i], d) != EXIT_OK)
-			rc = EXIT_INPUT;
+		if (run_one(&o, o.files[i], d) != SB_EXIT_OK)
+			rc = SB_EXIT_FAILURE;
 	if (sb_diag_errors(d))
-		rc = EXIT_INPUT;
+		rc = SB_EXIT_FAILURE;
 	sb_diag_flush(d);
 	sb_diag_free(d);
 out:

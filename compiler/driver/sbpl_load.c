@@ -17,10 +17,32 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static const char *const samples_tab[][2] = {
+	{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
+};
+
+/* What a profile is evaluated with (sbpl_scheme.h): the -D values and the
+ * sample HOME, WORKSPACE and TMPDIR, the values sb_eval_bindings() binds
+ * its params to afterwards, so conditions and rules agree.  */
+static void evaluation_params(const sb_bindings *defs, sb_bindings *out)
+{
+	for (size_t i = 0; i < defs->n; i++)
+		if (!defs->v[i].is_list && defs->v[i].nvalues == 1)
+			sb_bindings_set(out, defs->v[i].name, defs->v[i].values[0]);
+	for (size_t k = 0; k < 3; k++)
+		if (!sb_bindings_get(out, samples_tab[k][0]))
+			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);
+}
+
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d)
 {
-	if (!ends_with(file, ".sbx"))
-		return sb_sbpl_read_file_ex(file, d, SB_READ_CONDITIONALS);
+	if (!ends_with(file, ".sbx")) {
+		sb_bindings params = { 0 };
+		evaluation_params(defs, &params);
+		sb_profile *p = sb_sbpl_read_file_bound(file, d, SB_READ_CONDITIONALS, &params);
+		sb_bindings_clear(&params);
+		return p;
+	}
 	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
 	if (!pol)
 		return NULL;
@@ -80,9 +102,6 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 			sb_bindings_set(out, nm, eq + 1);
 		free(nm);
 	}
-	static const char *const samples_tab[][2] = {
-		{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
-	};
 	for (size_t k = 0; k < 3; k++)
 		if (!sb_bindings_get(out, samples_tab[k][0])) {
 			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);

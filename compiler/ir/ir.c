@@ -204,6 +204,8 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 	c->src_file = r->src_file;
 	c->src_line = r->src_line;
 	c->note = r->note;
+	c->call_loc = r->call_loc;
+	c->call_name = r->call_name;
 	return c;
 }
 
@@ -575,6 +577,8 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 			sb_rule_add_modifier(nr, r->modifiers[j]);
 		nr->src_file = r->src_file;
 		nr->src_line = r->src_line;
+		nr->call_loc = r->call_loc;
+		nr->call_name = r->call_name;
 		filterlist fl = { 0 };
 		for (size_t j = 0; j < r->nfilters; j++)
 			expand_filter(x, r->filters[j], &fl, true);

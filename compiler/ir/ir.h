@@ -157,6 +157,12 @@ typedef struct sb_rule {
 	/* Why the compiler added or adjusted this rule, emitted as a comment
 	 * after the origin; a static string (not owned), or NULL.  */
 	const char *note;
+	/* For a rule an SBPL procedure made ((define (allow-fonts) (allow ...))):
+	 * where the outermost procedure call is and the procedure's name
+	 * (interned in the sb_diag); `loc` is then the (allow ...) form in the
+	 * definition.  line 0 / NULL otherwise.  Never emitted.  */
+	sb_loc call_loc;
+	const char *call_name;
 } sb_rule;
 
 sb_rule *sb_rule_new(sb_action action, sb_loc loc);

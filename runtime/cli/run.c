@@ -14,6 +14,7 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/macos/macos.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
 #include "compiler/sbpl/sbpl_read.h"
@@ -79,7 +80,7 @@ static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
 			       "sbrun cannot re-emit this form faithfully (%s); run "
 			       "/usr/bin/sandbox-exec -f on the profile yourself, or express it "
 			       "as plain rules", u->reason);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }
@@ -96,7 +97,7 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 			       "the profile uses the param \"%s\", which nothing binds; pass "
 			       "-D %s=VALUE", missing ? missing : "?", missing ? missing : "?");
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		printf(";; sandbox-exec parameters (-D NAME=VALUE):\n");
 		for (size_t i = 0; i < defines.n; i++)
@@ -144,7 +145,7 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 {
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
 	       "paths as -D params\n");
 	char *text = sb_profile_text(bound);
@@ -164,7 +165,7 @@ static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *p
 	}
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	sb_ll_plan *plan = NULL;
 	int rc = sb_ll_plan_build(bound, lo, &plan, d);
 	if (rc == 0 && plan)
@@ -184,7 +185,7 @@ static int ensure_omp_dir(const char *home, sb_diag *d)
 	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "omp-dir", "cannot create %s: %s", p,
 			       strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(p);
 	return rc;
@@ -255,7 +256,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
 			       "install it or add its directory to PATH", cmd, missing);
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(interp);
 	free(missing);
@@ -282,7 +283,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l.cwd, strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		sb_ll_plan *plan = NULL;
 		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
@@ -292,9 +293,9 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 			fflush(NULL);
 			rc = sb_linux_exec(plan, lo, l.exec_path, l.argv, l.envp, d);
 			if (!rc)
-				rc = SB_EXIT_SETUP;
+				rc = SB_REFUSED;
 		} else if (!rc) {
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 		}
 		if (plan)
 			sb_ll_plan_free(plan);
@@ -324,7 +325,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       "'%s' not found on PATH (only absolute PATH entries are "
 				       "searched); install it or add its directory to PATH",
 				       cfg->command);
-			return SB_EXIT_NOTFOUND;
+			return SB_CMD_NOT_FOUND;
 		}
 	}
 	/* 2. the platform backend */
@@ -354,14 +355,19 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
 	if (!rc) {
+		/* Evaluated with this launch's params (sbpl_scheme.h): what a
+		 * profile decides on them is expanded before it is re-emitted. */
+		sb_bindings params = { 0 };
+		sb_launch_bindings(&prep, cfg->user, &params);
 		prof = cfg->profile_text
-			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
-					      cfg->profile_len, d)
-			       : sb_sbpl_read_file(cfg->profile_path, d);
+			       ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
+						    cfg->profile_len, d, 0, &params)
+			       : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
+		sb_bindings_clear(&params);
 		if (!prof) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 				       "cannot use the profile %s", cfg->profile_name);
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 		} else if (plat == SB_PLAT_MACOS || act == SB_ACT_PRINT_LAUNCH) {
 			rc = refuse_unmodelled(prof, d);
 		}
@@ -421,6 +427,19 @@ static void trace_from_env(sb_run_cfg *c)
 		c->trace_json = true;
 }
 
+/* The one place the launcher turns a library status into an exit status
+ * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
+int sb_exit_status_of(int rc)
+{
+	switch (rc) {
+	case SB_OK: return SB_EXIT_OK;
+	case SB_REFUSED: return SB_EXIT_SETUP;
+	case SB_CMD_NOT_EXECUTABLE: return SB_EXIT_NOEXEC;
+	case SB_CMD_NOT_FOUND: return SB_EXIT_NOTFOUND;
+	}
+	return rc > 0 ? rc : SB_EXIT_SETUP;
+}
+
 int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
@@ -429,7 +448,7 @@ int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 	sb_run_cfg cfg_copy = *cfg_in;
 	trace_from_env(&cfg_copy);
 	const sb_run_cfg *cfg = &cfg_copy;
-	int rc = run(cfg, act, d);
+	int rc = sb_exit_status_of(run(cfg, act, d));
 	sb_diag_free(d);
 	return rc;
 }

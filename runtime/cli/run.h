@@ -3,7 +3,7 @@
  *   find the command -> platform backend present / not nested -> home ->
  *   workspace -> temp dir -> extras -> markers -> action.
  * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns
- * the command's own status.  */
+ * the command's own status (compiler/common/exit_status.h).  */
 #ifndef SB_RUN_H
 #define SB_RUN_H
 
@@ -54,5 +54,8 @@ typedef struct sb_run_cfg {
 } sb_run_cfg;
 
 int sb_run(const sb_run_cfg *cfg, sb_run_action act);
+/* The one mapping of a library status (runtime/common/status.h) to an
+ * exit status (docs/exit-status.md); a status > 0 (a command's) passes.  */
+int sb_exit_status_of(int rc);
 
 #endif

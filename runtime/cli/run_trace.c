@@ -28,7 +28,7 @@ int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "learn",
 				       "cannot write the learned policy %s: its directory is not "
 				       "writable (%s)", cfg->learn_file, strerror(e));
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 	}
 	return 0;
@@ -88,7 +88,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
 			       "the denial trace is not available on macOS yet; run without "
 			       "--trace/--learn (OMP_SANDBOX_TRACE)");
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	FILE *out = NULL;
 	if (cfg->trace && cfg->trace_file) {
@@ -100,7 +100,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 				       cfg->trace_file, strerror(errno));
 			if (fd >= 0)
 				close(fd);
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 	} else if (cfg->trace) {
 		out = stderr;
@@ -125,7 +125,8 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	};
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);
-	int status = sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t, d);
+	int status = sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
+					  sb_exit_status_of, d);
 	sb_tracer_summary(t, status);
 	if (cfg->learn_file) {
 		char *session = session_text(l);
@@ -134,7 +135,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 				       "cannot write the learned policy %s: %s", cfg->learn_file,
 				       strerror(errno));
 			if (!status)
-				status = SB_EXIT_SETUP;
+				status = SB_REFUSED;
 		} else {
 			sb_tracer_counts c = sb_tracer_counts_get(t);
 			fprintf(stderr, "%s: wrote %s (%zu distinct denial%s); check it with sbc --check "

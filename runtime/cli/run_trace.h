@@ -12,11 +12,11 @@
 #include "runtime/linux/linux.h"
 
 /* Refuse early what would fail after the session: an unwritable trace
- * file or learn directory.  0 or SB_EXIT_SETUP.  */
+ * file or learn directory.  0 or SB_REFUSED.  */
 int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d);
 
 /* `policy_path`: the policy beside the profile (may be NULL).  Returns
- * the command's status, or SB_EXIT_SETUP.  */
+ * the command's exit status, or SB_REFUSED.  */
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
 		  const sb_linux_opts *lo, const char *policy_path, sb_diag *d);

@@ -8,6 +8,7 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/cli/run.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
 extern char **environ;
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
 	}
 	if (doctor) {
 		sb_bindings_clear(&user);
-		return sb_linux_doctor(stdout) == 0 ? 0 : SB_EXIT_SETUP;
+		return sb_linux_doctor(stdout, SB_EXIT_SETUP) == 0 ? 0 : SB_EXIT_SETUP;
 	}
 	if (i >= argc) {
 		sb_bindings_clear(&user);

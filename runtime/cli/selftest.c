@@ -14,6 +14,7 @@
 #include "runtime/common/env.h"
 #include "runtime/common/launch.h"
 #include "runtime/macos/macos.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));

@@ -155,7 +155,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 				       "OMP_SANDBOX_PASS_ENV: '%s' is not a valid variable name "
 				       "(letters, digits and '_', not starting with a digit); "
 				       "fix or remove it from OMP_SANDBOX_PASS_ENV", tok);
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 			continue;
 		}
 		bool dup = false;
@@ -183,7 +183,7 @@ int sb_env_build(const sb_env_in *in, sb_envvec *out, sb_diag *d)
 	size_t nnames;
 	if (pass_env_names(in->pass_env, &names, &nnames, d)) {
 		free_names(names, nnames);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (in->inherit) {
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "inherit-env",

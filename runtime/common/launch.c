@@ -104,7 +104,7 @@ static int report_unbound(const char *name, sb_diag *d)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 		       "the profile uses the param \"%s\", which nothing binds; pass "
 		       "-D %s=VALUE (sbrun) or recompile the policy with it", name, name);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
@@ -223,7 +223,7 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 			       real && strcmp(real, file) ? " -> " : "",
 			       real && strcmp(real, file) ? real : "", dir);
 		free(dir);
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(real);
 	return rc;

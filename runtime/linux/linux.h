@@ -11,13 +11,8 @@
 #include <stdio.h>
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
+#include "runtime/common/status.h"
 
-/* Exit statuses shared by sbrun and omp-sandboxed (docs/exit-status.md).  */
-enum {
-	SB_EXIT_SETUP = 78,      /* the sandbox could not be applied, or a refusal */
-	SB_EXIT_NOEXEC = 126,    /* command found but not executable (EACCES) */
-	SB_EXIT_NOTFOUND = 127,  /* command not found */
-};
 
 typedef struct sb_linux_opts {
 	const char *home;            /* canonical verified home */
@@ -35,7 +30,7 @@ typedef struct sb_linux_opts {
 typedef struct sb_ll_plan sb_ll_plan;
 
 /* Translate a bound profile into a Landlock plan (rules, narrowings,
- * platform gaps, unenforceable statements).  Returns 0, or SB_EXIT_SETUP with
+ * platform gaps, unenforceable statements).  Returns 0, or SB_REFUSED with
  * diagnostics when a deny cannot be enforced.  */
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out,
 		     sb_diag *d);
@@ -53,16 +48,17 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 
 /* The same under the denial trace (runtime/common/denial.h): fork; the
  * child confines itself as sb_linux_exec does, with the trace filter,
- * and execs; this process stays outside, reports denials to `t`, forwards
- * signals, and returns the command's status (128+N for signal N), or
- * SB_EXIT_SETUP when the supervisor could not start.  */
+ * and execs (when that fails it exits with exit_status_of(its status));
+ * this process stays outside, reports denials to `t`, forwards signals,
+ * and returns the command's exit status (128+N for signal N), or
+ * SB_REFUSED when the supervisor could not start.  */
 struct sb_tracer;
 int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 			 char *const argv[], char *const envp[], struct sb_tracer *t,
-			 sb_diag *d);
+			 int (*exit_status_of)(int), sb_diag *d);
 
 /* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
  * costs.  Returns 0 when Landlock is usable.  */
-int sb_linux_doctor(FILE *out);
+int sb_linux_doctor(FILE *out, int refused_exit_status);
 
 #endif

@@ -36,7 +36,7 @@ static int fail(sb_diag *d, const char *step, int err)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 		       "could not apply the sandbox: %s failed: %s; refusing to run unconfined",
 		       step, strerror(err));
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 static int threads_of_self(void)
@@ -158,14 +158,14 @@ static int exec_it(const char *path, char *const argv[], char *const envp[], sb_
 	int e = errno;
 	if (e == ENOENT) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "%s: command not found", path);
-		return SB_EXIT_NOTFOUND;
+		return SB_CMD_NOT_FOUND;
 	}
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "cannot execute %s: %s", path, strerror(e));
 	if (e == EACCES)
 		sb_diag_note(d, NULL,
 			     "the sandbox may lack EXECUTE on the binary or on its ELF interpreter "
 			     "(ld.so); see sbrun --plan");
-	return SB_EXIT_NOEXEC;
+	return SB_CMD_NOT_EXECUTABLE;
 }
 
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
@@ -188,7 +188,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			sb_diag_note(d, NULL,
 				     "refusing to run unconfined; --allow-unsandboxed runs "
 				     "without the file sandbox (not recommended)");
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "unsandboxed",
 			       "RUNNING WITHOUT THE LANDLOCK SANDBOX (%s): the profile's file "
@@ -205,7 +205,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 			       "the launcher must be single-threaded before restricting itself "
 			       "(%d threads)", nthreads);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
 	int rfd = -1, rc;
@@ -261,7 +261,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 				       "could not apply the sandbox: the Landlock ruleset is not "
 				       "enforced (listing / still works); refusing to run");
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 			goto out;
 		}
 	}

@@ -671,7 +671,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
 			       strerror(errno));
 		sb_mounts_free(&m);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	add_devices(&pl, o);
 	check_rule_aliases(&pl, &m);
@@ -699,7 +699,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 			       "refusing to run: %zu deny rule(s) cannot be enforced on Linux; "
 			       "pass --allow-unenforceable to run without them",
 			       plan->unenforceable);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@ typedef struct traced {
 	int sv[2];                 /* [0] parent's end, [1] child's end */
 	uint64_t handled;
 	sb_tracer *t;
+	int (*exit_status_of)(int);
 	int listener;
 	sb_trace_notifier *n;
 } traced;
@@ -32,7 +33,7 @@ static int child(void *arg)
 	close(x->sv[0]);
 	x->o.trace = true;
 	x->o.trace_sock = x->sv[1];
-	return sb_linux_exec(x->plan, &x->o, x->path, x->argv, x->envp, x->d);
+	return x->exit_status_of(sb_linux_exec(x->plan, &x->o, x->path, x->argv, x->envp, x->d));
 }
 
 static int start(void *arg, pid_t pid)
@@ -57,10 +58,11 @@ static int ready(void *arg)
 }
 
 int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
-			 char *const argv[], char *const envp[], sb_tracer *t, sb_diag *d)
+			 char *const argv[], char *const envp[], sb_tracer *t,
+			 int (*exit_status_of)(int), sb_diag *d)
 {
 	traced x = { .plan = plan, .o = *o, .path = path, .argv = argv, .envp = envp, .d = d,
-		     .t = t, .listener = -1 };
+		     .t = t, .exit_status_of = exit_status_of, .listener = -1 };
 	sb_ll_probe pr;
 	sb_ll_probe_kernel(&pr);
 	int min_abi = o->min_abi > 0 ? o->min_abi : SB_LL_MIN_ABI_DEFAULT;
@@ -69,7 +71,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, x.sv) < 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
 			       "cannot start the trace supervisor: socketpair: %s", strerror(errno));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	sb_supervise_ops ops = { .child = child, .child_arg = &x, .start = start,
 				 .ready = ready, .arg = &x };
@@ -84,7 +86,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (status < 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
 			       "cannot start the trace supervisor: fork: %s", strerror(e));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return status;
 }

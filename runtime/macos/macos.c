@@ -41,7 +41,7 @@ int sb_macos_check_available(const char *sandbox_exec, sb_diag *d)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "no-sandbox-exec",
 		       "%s is missing or not executable: the Seatbelt backend requires macOS",
 		       sandbox_exec);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 #ifdef __APPLE__
@@ -84,7 +84,7 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 			       "already inside a sandbox (%s=%s is set): a second Seatbelt sandbox "
 			       "cannot be applied inside the first; run the command directly in "
 			       "this sandbox, or unset %s if it was set by mistake", name, m, name);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 #ifdef __APPLE__
 	if (!probe_applies(sandbox_exec)) {
@@ -92,7 +92,7 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 			       "already inside a sandbox: %s cannot apply even a trivial profile "
 			       "here (nested Seatbelt sandboxes are not allowed); run from an "
 			       "unsandboxed terminal", sandbox_exec);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 #else
 	(void)sandbox_exec;
@@ -105,11 +105,11 @@ int sb_macos_exec(const sb_launch *l, sb_diag *d)
 	if (chdir(l->cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l->cwd, strerror(errno));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	execve(l->exec_path, l->argv, l->envp);
 	int e = errno;
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "cannot run %s: %s", l->exec_path,
 		       strerror(e));
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
