@@ -8,6 +8,7 @@
  * are compared as text.  Exit status: 0 no change, 1 only narrowing,
  * 2 any widening (including "might now be allowed"), 3 error.  */
 #include <stdint.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "compiler/eval/probe.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/cmdline.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
@@ -370,37 +372,46 @@ static void diff_usage(FILE *f)
 
 static int parse_diff_args(diff_opts *o, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { OPT_FORMAT = 256 };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	const char *why;
+	sb_getopt_reset();
+	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			diff_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "-D")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "sbc diff: error: -D needs an argument\n");
+		case 'D':
+			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
+				fprintf(stderr, "sbc diff: error: -D '%s': %s\n", optarg, why);
 				return SB_EXIT_DIFF_ERROR;
 			}
-			if (!sb_parse_define(&o->defs, argv[++i], stderr))
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "sbc diff: error: unknown format '%s' (text or json)\n", optarg);
 				return SB_EXIT_DIFF_ERROR;
-		} else if (!strncmp(a, "-D", 2)) {
-			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return SB_EXIT_DIFF_ERROR;
-		} else if (!strcmp(a, "--format=json") || !strcmp(a, "--format=text")) {
-			o->json = !strcmp(a, "--format=json");
-		} else if (!strcmp(a, "--format") && i + 1 < argc &&
-			   (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
-			o->json = !strcmp(argv[++i], "json");
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbc diff: error: unknown option '%s' (see sbc diff --help)\n", a);
-			return SB_EXIT_DIFF_ERROR;
-		} else if (!o->old_file) {
-			o->old_file = a;
-		} else if (!o->new_file) {
-			o->new_file = a;
-		} else {
-			fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", a);
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		default:
+			fprintf(stderr, "sbc diff: error: %s (see sbc diff --help)\n",
+				sb_getopt_problem(c, argv, msg, sizeof msg));
 			return SB_EXIT_DIFF_ERROR;
 		}
+	}
+	if (optind < argc)
+		o->old_file = argv[optind++];
+	if (optind < argc)
+		o->new_file = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", argv[optind]);
+		return SB_EXIT_DIFF_ERROR;
 	}
 	if (!o->new_file) {
 		fprintf(stderr, "sbc diff: error: give OLD and NEW\n");

@@ -3,6 +3,7 @@
  *
  * Exit status: 0 allow, 1 deny, 2 unknown, 3 error (bad arguments or an
  * input that does not load).  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "compiler/common/path.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/cmdline.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
 
@@ -46,54 +48,56 @@ static void explain_usage(FILE *f)
 /* Returns -1 to continue, else an exit status.  */
 static int parse_args(explain_opts *o, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
-		const char *val = NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT };
+	static const struct option longopts[] = {
+		{ "op", required_argument, NULL, OPT_OP },
+		{ "path", required_argument, NULL, OPT_PATH },
+		{ "vnode", required_argument, NULL, OPT_VNODE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	const char *why;
+	sb_getopt_reset();
+	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			explain_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--op") || !strcmp(a, "--path") || !strcmp(a, "--vnode") || !strcmp(a, "-D") ||
-			   !strcmp(a, "--format")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "sbc explain: error: %s needs an argument\n", a);
+		case OPT_OP:
+			o->op_name = optarg;
+			break;
+		case OPT_PATH:
+			o->path_arg = optarg;
+			break;
+		case OPT_VNODE:
+			o->vnode_name = optarg;
+			break;
+		case 'D':
+			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
+				fprintf(stderr, "sbc explain: error: -D '%s': %s\n", optarg, why);
 				return SB_EXIT_EXPLAIN_ERROR;
 			}
-			val = argv[++i];
-		} else if (!strncmp(a, "--op=", 5) || !strncmp(a, "--path=", 7) || !strncmp(a, "--vnode=", 8) ||
-			   !strncmp(a, "--format=", 9)) {
-			val = strchr(a, '=') + 1;
-		} else if (!strncmp(a, "-D", 2)) {
-			if (!sb_parse_define(&o->defs, a + 2, stderr))
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", optarg);
 				return SB_EXIT_EXPLAIN_ERROR;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbc explain: error: unknown option '%s' (see sbc explain --help)\n", a);
-			return SB_EXIT_EXPLAIN_ERROR;
-		} else if (!o->input) {
-			o->input = a;
-			continue;
-		} else {
-			fprintf(stderr, "sbc explain: error: one input only ('%s')\n", a);
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		default:
+			fprintf(stderr, "sbc explain: error: %s (see sbc explain --help)\n",
+				sb_getopt_problem(c, argv, msg, sizeof msg));
 			return SB_EXIT_EXPLAIN_ERROR;
 		}
-		if (!strncmp(a, "--op", 4))
-			slot = &o->op_name;
-		else if (!strncmp(a, "--path", 6))
-			slot = &o->path_arg;
-		else if (!strncmp(a, "--vnode", 7))
-			slot = &o->vnode_name;
-		if (slot) {
-			*slot = val;
-		} else if (!strcmp(a, "-D")) {
-			if (!sb_parse_define(&o->defs, val, stderr))
-				return SB_EXIT_EXPLAIN_ERROR;
-		} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
-			o->json = !strcmp(val, "json");
-		} else {
-			fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", val);
-			return SB_EXIT_EXPLAIN_ERROR;
-		}
+	}
+	if (optind < argc)
+		o->input = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "sbc explain: error: one input only ('%s')\n", argv[optind]);
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!o->input || !o->op_name || !o->path_arg) {
 		fprintf(stderr, "sbc explain: error: %s\n",

@@ -124,33 +124,6 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 	free(params);
 }
 
-static bool valid_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-			return false;
-	return true;
-}
-
-bool sb_parse_define(sb_bindings *defs, const char *arg, FILE *err)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || !valid_name(arg, (size_t)(eq - arg))) {
-		fprintf(err, "sbc: error: -D expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_'): '%s'\n", arg);
-		return false;
-	}
-	if (sb_path_bad_char(eq + 1) >= 0) {
-		fprintf(err, "sbc: error: -D %.*s: the value contains a control character\n", (int)(eq - arg), arg);
-		return false;
-	}
-	char *name = xstrndup(arg, (size_t)(eq - arg));
-	sb_bindings_set(defs, name, eq + 1);
-	free(name);
-	return true;
-}
-
 char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 {
 	char *expanded = NULL;

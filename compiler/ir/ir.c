@@ -2,6 +2,7 @@
  * and the macOS list expansion (see ir.h).  */
 #include "compiler/ir/ir.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,29 @@ void sb_bindings_clear(sb_bindings *b)
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;
+}
+
+static bool is_param_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+const char *sb_bindings_parse_define(sb_bindings *b, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !is_param_name(arg, (size_t)(eq - arg)))
+		return "expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_')";
+	if (sb_path_bad_char(eq + 1) >= 0)
+		return "the value contains a control character";
+	char *name = xstrndup(arg, (size_t)(eq - arg));
+	sb_bindings_set(b, name, eq + 1);
+	free(name);
+	return NULL;
 }
 
 /* ---- param expansion ---- */

@@ -278,7 +278,11 @@ static char *filter_base(const sb_filter *f, path_key *k)
 	*k = key_of(f->arg);
 	if (!k->known || is_list_param(k->param))
 		return NULL;
-	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
+	size_t n = k->param ? strlen(k->param) : 0;
+	char *b = xmalloc(n + 2);
+	b[0] = k->param ? 'P' : 'S';
+	memcpy(b + 1, k->param ? k->param : "", n + 1);
+	return b;
 }
 
 /* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid

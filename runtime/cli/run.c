@@ -47,6 +47,11 @@ static void test_inject(char *const envp[])
 	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
 	if (step && *step)
 		sb_ll_test_fail(step, EPERM);
+	/* SB_TEST_LL_ABI=N: handle only the rights of Landlock ABI N (emulates
+	 * an older kernel on a newer one; docs/linux.md).  */
+	const char *abi = sb_env_get(envp, "SB_TEST_LL_ABI");
+	if (abi && *abi)
+		sb_ll_test_clamp_abi(atoi(abi));
 }
 #endif
 
@@ -372,7 +377,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = refuse_unmodelled(prof, d);
 		}
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };

@@ -35,7 +35,7 @@ typedef struct sb_run_cfg {
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
-	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
 	/* The denial trace (docs/trace.md): on with `trace` or `learn_file`.  */
