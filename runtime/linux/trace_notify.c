@@ -30,6 +30,8 @@
 #else
 #error "trace filter: unsupported architecture (x86_64 and aarch64 only)"
 #endif
+#define SB_IOCTL_NOTIF_SET_FLAGS _IOW('!', 4, uint64_t)   /* linux/seccomp.h, 6.6 */
+#define SB_NOTIF_FD_SYNC_WAKE_UP 1ULL
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
@@ -184,6 +186,15 @@ int sb_trace_recv_listener(int sock)
 
 /* ---- parent side ---- */
 
+/* One path argument, as the kernel will see it: absolute, not yet
+ * resolved.  */
+typedef struct arg_path {
+	char text[PATH_MAX + 8];
+	char base[PATH_MAX + 8];
+	bool ok;
+	bool empty;           /* "" (AT_EMPTY_PATH: through a descriptor) */
+} arg_path;
+
 typedef struct grant {
 	uint64_t dir_rights;      /* from rules on a directory: the subtree */
 	uint64_t file_rights;     /* from rules on this file */
@@ -198,6 +209,7 @@ struct sb_trace_notifier {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	size_t req_size, resp_size;
+	arg_path *a, *b;          /* the two path arguments of the current call */
 };
 
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
@@ -221,6 +233,11 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 		else
 			g->file_rights |= r->v[i].rights & SB_LL_FILE_RIGHTS;
 	}
+	/* Kernel 6.6+: switch to the supervisor and back on the same CPU, so a
+	 * notification costs two context switches, not two wake-ups that wait
+	 * for a free CPU (older kernels: EINVAL, ignored).  */
+	uint64_t sync = SB_NOTIF_FD_SYNC_WAKE_UP;
+	(void)ioctl(listener, SB_IOCTL_NOTIF_SET_FLAGS, &sync);
 	struct seccomp_notif_sizes sz = { 0 };
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0) {
 		sz.seccomp_notif = sizeof(struct seccomp_notif);
@@ -229,6 +246,8 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 	n->req_size = sz.seccomp_notif > sizeof *n->req ? sz.seccomp_notif : sizeof *n->req;
 	n->resp_size = sz.seccomp_notif_resp > sizeof *n->resp ? sz.seccomp_notif_resp
 							       : sizeof *n->resp;
+	n->a = xcalloc(1, sizeof *n->a);
+	n->b = xcalloc(1, sizeof *n->b);
 	n->req = xcalloc(1, n->req_size);
 	n->resp = xcalloc(1, n->resp_size);
 	return n;
@@ -240,6 +259,8 @@ void sb_trace_notifier_free(sb_trace_notifier *n)
 		return;
 	sb_strmap_free(n->grants);
 	free(n->gv);
+	free(n->a);
+	free(n->b);
 	free(n->req);
 	free(n->resp);
 	free(n);
@@ -314,14 +335,6 @@ static bool base_dir(pid_t pid, int dfd, char *out, size_t cap)
 	return true;
 }
 
-/* One path argument, as the kernel will see it: absolute, not yet
- * resolved.  */
-typedef struct arg_path {
-	char text[PATH_MAX + 8];
-	char base[PATH_MAX + 8];
-	bool ok;
-	bool empty;           /* "" (AT_EMPTY_PATH: through a descriptor) */
-} arg_path;
 
 static void fetch_path(pid_t pid, const struct seccomp_data *d, int dfd_i, int path_i,
 		       arg_path *out)
@@ -347,6 +360,26 @@ static void fetch_path(pid_t pid, const struct seccomp_data *d, int dfd_i, int p
 	out->ok = true;
 }
 
+/* The canonical name of `p` (O_PATH open, following a final symlink or
+ * not), with its status: one open and a readlink of the descriptor instead
+ * of realpath()'s lstat per component.  NULL when it does not exist.  */
+static char *canon(int dirfd, const char *p, bool follow, bool dir_only, struct stat *st)
+{
+	int fd = openat(dirfd, p, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) |
+				  (dir_only ? O_DIRECTORY : 0));
+	if (fd < 0)
+		return NULL;
+	char link[64], buf[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t k = readlink(link, buf, sizeof buf - 1);
+	bool ok = k > 0 && buf[0] == '/' && (!st || fstat(fd, st) == 0);
+	close(fd);
+	if (!ok)
+		return NULL;
+	buf[k] = '\0';
+	return xstrdup(buf);
+}
+
 /* Resolve as the kernel does: every component but the last through
  * symlinks; the last too when `follow`.  NULL when the parent does not
  * exist (the call fails with ENOENT, no denial).  Sets *exists, *st.  */
@@ -360,16 +393,17 @@ static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *
 	const char *slash = strrchr(full, '/');
 	const char *last = slash ? slash + 1 : full;
 	char *r = NULL;
-	if (follow || !strcmp(last, ".") || !strcmp(last, "..")) {
-		r = realpath(full, NULL);
-		if (r) {
-			*exists = stat(r, st) == 0;
+	bool dots = !strcmp(last, ".") || !strcmp(last, "..");
+	if (follow || dots) {
+		r = canon(AT_FDCWD, full, true, false, st);
+		if (r || dots) {
+			*exists = r != NULL;
 			free(full);
 			return r;
 		}
 	}
 	char *dir = xstrndup(full, slash && slash != full ? (size_t)(slash - full) : 1);
-	char *rdir = dir ? realpath(dir, NULL) : NULL;
+	char *rdir = canon(AT_FDCWD, dir, true, true, NULL);
 	free(dir);
 	if (rdir) {
 		r = sb_path_join(rdir, last);
@@ -405,19 +439,33 @@ static uint64_t make_right(mode_t m)
 typedef struct ctx {
 	sb_trace_notifier *n;
 	pid_t pid;
-	const char *comm;
+	char comm[32];            /* read at the first denial */
 	const char *sys;
 } ctx;
 
-static void deny(const ctx *c, sb_access acc, const char *path)
+static void read_comm(pid_t pid, char *out, size_t cap)
 {
-	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid, .process = c->comm,
-			.syscall = c->sys };
+	char f[64];
+	snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
+	int fd = open(f, O_RDONLY | O_CLOEXEC);
+	ssize_t r = fd >= 0 ? read(fd, out, cap - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	out[r > 0 ? r : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void deny(ctx *c, sb_access acc, const char *path)
+{
+	if (!c->comm[0])
+		read_comm(c->pid, c->comm, sizeof c->comm);
+	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid,
+			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys };
 	sb_tracer_denied(c->n->t, &d);
 }
 
 /* The parent of `p` must grant `right` (creating and removing).  */
-static void check_parent(const ctx *c, const char *p, uint64_t right, sb_access acc)
+static void check_parent(ctx *c, const char *p, uint64_t right, sb_access acc)
 {
 	char *dir = sb_path_dirname(p);
 	if (!granted(c->n, dir, right))
@@ -425,7 +473,7 @@ static void check_parent(const ctx *c, const char *p, uint64_t right, sb_access 
 	free(dir);
 }
 
-static void classify_open(const ctx *c, const arg_path *a, uint64_t flags)
+static void classify_open(ctx *c, const arg_path *a, uint64_t flags)
 {
 	if (flags & O_PATH)
 		return;   /* no access is checked for an O_PATH descriptor */
@@ -456,7 +504,7 @@ static void classify_open(const ctx *c, const arg_path *a, uint64_t flags)
 	free(p);
 }
 
-static void classify(const ctx *c, const call *k, const struct seccomp_data *d,
+static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 		     const arg_path *a, const arg_path *b, uint64_t open2_flags)
 {
 	bool exists;
@@ -572,29 +620,19 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 		/* The one answer that is not "continue": the same refusal the
 		 * launch filter gives when the trace is off.  */
 		respond(n, n->req->id, EPERM);
-		char comm[32] = "";
-		char f[64];
-		snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
-		FILE *cf = fopen(f, "re");
-		if (cf) {
-			if (fgets(comm, sizeof comm, cf))
-				comm[strcspn(comm, "\n")] = '\0';
-			fclose(cf);
-		}
-		ctx c = { n, pid, comm, "socket" };
+		ctx c = { .n = n, .pid = pid, .sys = "socket" };
 		deny(&c, SB_ACC_NETWORK, family_name((int)d->args[0]));
 		return 0;
 	}
-	/* Read everything that lives in the caller (its memory, cwd, dirfds,
-	 * name) while it waits, then let it go on at once: the classification
-	 * runs while the caller's call proceeds.  */
-	static arg_path a, b;   /* big; the supervisor is single-threaded */
+	/* Read what lives in the caller (its memory, cwd, dirfds) while it
+	 * waits, then let it go on at once: the classification runs while the
+	 * caller's call proceeds (its name is read at a denial only).  */
+	arg_path *a = n->a, *b = n->b;
 	uint64_t open2_flags = 0;
 	bool readable = true;
-	char comm[32] = "";
 	if (k) {
-		fetch_path(pid, d, k->dfd, k->path, &a);
-		fetch_path(pid, d, k->dfd2, k->path2, &b);
+		fetch_path(pid, d, k->dfd, k->path, a);
+		fetch_path(pid, d, k->dfd2, k->path2, b);
 		if (k->k == K_OPEN2) {
 			struct { uint64_t flags, mode, resolve; } how;
 			if (read_mem(pid, d->args[2], &how, sizeof how))
@@ -602,28 +640,19 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 			else
 				readable = false;
 		}
-		char f[64];
-		snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
-		int cfd = open(f, O_RDONLY | O_CLOEXEC);
-		if (cfd >= 0) {
-			ssize_t r = read(cfd, comm, sizeof comm - 1);
-			comm[r > 0 ? r : 0] = '\0';
-			comm[strcspn(comm, "\n")] = '\0';
-			close(cfd);
-		}
 	}
 	respond(n, n->req->id, 0);
 	if (!k)
 		return 0;
 	/* an empty path (a descriptor) is not an event; an unreadable one is */
-	bool lost = !readable || (k->path >= 0 && !a.ok && !a.empty) ||
-		    (k->path2 >= 0 && !b.ok && !b.empty);
+	bool lost = !readable || (k->path >= 0 && !a->ok && !a->empty) ||
+		    (k->path2 >= 0 && !b->ok && !b->empty);
 	if (lost)
 		sb_tracer_lost(n->t, 1);
-	if (lost || (k->path >= 0 && !a.ok) || (k->path2 >= 0 && !b.ok))
+	if (lost || (k->path >= 0 && !a->ok) || (k->path2 >= 0 && !b->ok))
 		return 0;
-	ctx c = { n, pid, comm, k->name };
-	classify(&c, k, d, &a, &b, open2_flags);
+	ctx c = { .n = n, .pid = pid, .sys = k->name };
+	classify(&c, k, d, a, b, open2_flags);
 	return 0;
 }
 #endif /* __linux__ */
