@@ -23,7 +23,7 @@ static void usage(FILE *out)
 	      "                                       fragment allowing what was denied\n"
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
-	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
+	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_TOOLS, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
 	      "  OMP_SANDBOX_SKIP_HOME_VERIFY, OMP_SANDBOX_CONFIRM_WIDE,\n"
 	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ,\n"
 	      "  OMP_SANDBOX_TRACE (1: report denials on stderr; else a file),\n"
