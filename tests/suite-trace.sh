@@ -199,6 +199,7 @@ if [ "$(grep -c 'error \[sensitive\]' <<<"$frag")" = 2 ] && ! grep -q 'acknowled
 	pass "learn: sensitive grants carry the check's error and no acknowledgement"
 else fail "learn: sensitive comments: $frag"; fi
 cp "$root/examples/omp.sbx" "$POL/omp.sbx"
+[ -d "$root/examples/tools" ] && cp -r "$root/examples/tools" "$POL/tools"
 cp "$T/learned.sbx" "$POL/learned.sbx"
 printf 'include "omp.sbx";\ninclude "learned.sbx";\n' >"$POL/session.sbx"
 if ! "$SBC" --check "$POL/session.sbx" >"$T/chk" 2>&1 && grep -q '\[sensitive\]' "$T/chk"; then
@@ -209,7 +210,7 @@ if "$SBC" --check "$POL/session.sbx" >"$T/chk" 2>&1; then
 	pass "learn: with the acknowledgements added, sbc --check passes"
 else fail "learn: check still fails: $(cat "$T/chk")"; fi
 if "$SBC" -o "$POL/session.sb" "$POL/session.sbx" 2>"$T/chk"; then
-	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 		"$SBRUN" --trace "$POL/session.sb" "${session[@]}" 2>"$T/err")
 	rc=$?
 	err=$(cat "$T/err")
@@ -219,13 +220,13 @@ if "$SBC" -o "$POL/session.sb" "$POL/session.sbx" 2>"$T/chk"; then
 else fail "learn: the learned policy does not compile: $(cat "$T/chk")"; fi
 printf 'include "omp.sbx";\nallow read exactly home;\n' >"$POL/list.sbx"
 "$SBC" -o "$POL/list.sb" "$POL/list.sbx" 2>/dev/null
-out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 	"$SBRUN" --trace "$POL/list.sb" ls "$H" 2>"$T/err")
 err=$(cat "$T/err")
 if contains "$err" "sandbox: denied list $H — the profile allows this, but the Linux plan is narrower here"; then
 	pass "listing the home directory stays denied on Linux and is reported as the plan's limit"
 else fail "list home: $(grep -v tamper <<<"$err" | head -5)"; fi
-out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 	"$SBRUN" --trace "$POL/list.sb" cat "$H/.ssh/id_rsa" 2>"$T/err")
 err=$(cat "$T/err")
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
