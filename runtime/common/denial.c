@@ -312,17 +312,20 @@ static const char *source_text(sb_tracer *t, const char *file, size_t *len)
 		return NULL;
 	const char *base = strrchr(t->cfg.policy_name, '/');
 	base = base ? base + 1 : t->cfg.policy_name;
-	if (t->cfg.policy_text && strcmp(base, file) == 0) {
+	const char *fbase = strrchr(file, '/');
+	fbase = fbase ? fbase + 1 : file;
+	if (t->cfg.policy_text && (strcmp(t->cfg.policy_name, file) == 0 ||
+				   (strcmp(base, file) == 0 || (file[0] == '/' && strcmp(base, fbase) == 0)))) {
 		*len = t->cfg.policy_len;
 		return t->cfg.policy_text;
 	}
-	if (!t->cfg.policy_dir || file[0] == '/' || sb_path_has_dotdot(file))
+	if ((!t->cfg.policy_dir && file[0] != '/') || sb_path_has_dotdot(file))
 		return NULL;
 	if (!t->sources)
 		t->sources = sb_strmap_new();
 	void **slot = sb_strmap_slot(t->sources, file, strlen(file), true);
 	if (!*slot) {
-		char *path = sb_path_join(t->cfg.policy_dir, file);
+		char *path = file[0] == '/' ? xstrdup(file) : sb_path_join(t->cfg.policy_dir, file);
 		size_t n = 0;
 		char *txt = read_small(path, &n);
 		free(path);
