@@ -232,6 +232,12 @@ err=$(cat "$T/err")
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
 	pass "sbrun: the statement is quoted from the included policy file beside the profile"
 else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+	"$SBRUN" --trace "$POL/list.sbx" cat "$H/.ssh/id_rsa" 2>"$T/err")
+err=$(cat "$T/err")
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
+	pass "sbrun POLICY.sbx: the statement is quoted from the policy compiled in memory"
+else fail "sbx quote: $(grep -v tamper <<<"$err" | head -5)"; fi
 rm -f "$OUTSIDE/learned.txt"
 
 # ---- network denial (network off) ----

@@ -1,92 +1,109 @@
-#ifdef __linux__ /* Linux only */
-/* supervise.c - fork, serve, forward signals, reap (supervise.h).  */
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* supervise.c - the supervising parent (see supervise.h).  pidfd and
+ * signalfd make the child's end and the forwarded signals two descriptors
+ * the parent's poll loop waits on: no signal handler, no global state.  */
 #include "runtime/linux/supervise.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
-				 SIGWINCH, SIGCONT };
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
 
-static int shell_status(int st)
+static void forwarded(sigset_t *set)
 {
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 1;
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	sigaddset(set, SIGWINCH);
 }
 
-int sb_supervise(const sb_supervise_ops *ops)
+pid_t sb_sup_fork(sb_sup *s)
 {
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigaddset(&set, forwarded[i]);
-	/* Blocked before the fork, so no SIGCHLD is lost; the child restores
-	 * the caller's mask before it runs anything else.  */
-	if (sigprocmask(SIG_BLOCK, &set, &old) < 0)
+	sigset_t set;
+	forwarded(&set);
+	s->pidfd = s->sigfd = -1;
+	if (sigprocmask(SIG_BLOCK, &set, &s->saved) < 0)
 		return -1;
 	pid_t parent = getpid();
+	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigprocmask(SIG_SETMASK, &s->saved, NULL);
 		errno = e;
 		return -1;
 	}
 	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		if (getppid() != parent)   /* the supervisor died already */
-			_exit(128 + SIGKILL);
-		_exit(ops->child(ops->child_arg));
+		/* the tree must not outlive its supervisor (its proxy) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, &s->saved, NULL);
+		return 0;
 	}
-	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	int served = ops->start ? ops->start(ops->arg, pid) : -1;
-	int status = -1;
-	while (status < 0) {
-		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN },
-				       { .fd = served, .events = POLLIN } };
-		int n = poll(p, served >= 0 ? 2 : 1, -1);
-		if (n < 0 && errno != EINTR)
-			break;
-		if (n <= 0)
-			continue;
-		if (served >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-			if (ops->ready(ops->arg) < 0)
-				served = -1;
-		}
-		if (!(p[0].revents & POLLIN))
-			continue;
+	s->child = pid;
+	s->pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->pidfd < 0 || s->sigfd < 0) {
+		int e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (s->pidfd >= 0)
+			close(s->pidfd);
+		if (s->sigfd >= 0)
+			close(s->sigfd);
+		sigprocmask(SIG_SETMASK, &s->saved, NULL);
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
+bool sb_sup_handle(sb_sup *s, int fd, int *wstatus)
+{
+	if (fd == s->sigfd) {
 		struct signalfd_siginfo si;
-		while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-			if (si.ssi_signo == SIGCHLD) {
-				int st;
-				if (waitpid(pid, &st, WNOHANG) == pid)
-					status = shell_status(st);
-			} else if (si.ssi_code != SI_KERNEL && (pid_t)si.ssi_pid != pid) {
-				kill(pid, (int)si.ssi_signo);
-			}
-			if (status >= 0)
-				break;
-		}
+		/* a terminal's ^C reaches the child directly (same process
+		 * group): forward only what a process sent to us */
+		while (read(s->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+			if (si.ssi_code != SI_KERNEL)
+				kill(s->child, (int)si.ssi_signo);
+		return false;
 	}
-	if (status < 0) {   /* poll failed: still wait, never leave the child */
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		status = shell_status(st);
+	pid_t r;
+	do
+		r = waitpid(s->child, wstatus, WNOHANG);
+	while (r < 0 && errno == EINTR);
+	return r == s->child;
+}
+
+void sb_sup_exit(sb_sup *s, int wstatus)
+{
+	close(s->pidfd);
+	close(s->sigfd);
+	fflush(NULL);
+	if (WIFSIGNALED(wstatus)) {
+		int sig = WTERMSIG(wstatus);
+		signal(sig, SIG_DFL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		_exit(128 + sig);
 	}
-	close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return status;
+	exit(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 1);
 }
 #endif /* __linux__ */

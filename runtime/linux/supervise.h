@@ -1,38 +1,30 @@
-/* supervise.h - the process model for features that need a parent outside
- * the sandbox (the denial trace; the egress proxy): sbrun forks, the child
- * confines itself and execs the command, the parent stays unconfined,
- * serves one descriptor of the feature's choice, forwards signals sent to
- * it and exits with the child's status.  Without such a feature sbrun
- * execs the command in its own process (no fork: launch speed).
- *
- * Signals: SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH,
- * SIGCONT sent to the supervisor by another process are forwarded to the
- * child; those the terminal sends reach the child's process group directly
- * and are not sent twice.  The child gets SIGKILL when the supervisor dies
- * (PR_SET_PDEATHSIG), so a confined tree never outlives the supervisor
- * unwatched, except the processes it moved out of the child's reach
- * (daemons), which stay confined.  */
+/* supervise.h - a parent that stays outside the sandbox: sbrun forks, the
+ * child confines itself and execs, the parent forwards the terminating
+ * signals to it and ends as the child ended.  Used when the parent has work
+ * to do for the sandboxed tree (the egress proxy, runtime/linux/egress.c);
+ * otherwise sbrun execs the command in its own process.  */
 #ifndef SB_SUPERVISE_H
 #define SB_SUPERVISE_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
-typedef struct sb_supervise_ops {
-	/* In the child, signals restored: confine and exec.  Returns only on
-	 * failure, with the exit status the child exits with.  */
-	int (*child)(void *arg);
-	void *child_arg;
-	/* In the parent once the child exists: the descriptor to serve, or -1.
-	 * May be NULL.  */
-	int (*start)(void *arg, pid_t child);
-	/* The descriptor is readable (or hung up): serve it.  Return -1 when it
-	 * is done (it is then no longer polled).  */
-	int (*ready)(void *arg);
-	void *arg;
-} sb_supervise_ops;
+typedef struct sb_sup {
+	pid_t child;
+	int pidfd;        /* parent: readable when the child has exited */
+	int sigfd;        /* parent: signalfd of the forwarded signals */
+	sigset_t saved;   /* the signal mask before the fork */
+} sb_sup;
 
-/* Fork and supervise.  Returns the child's exit status as a shell shows
- * it (128+N for signal N), or -1 with errno when the fork failed.  */
-int sb_supervise(const sb_supervise_ops *ops);
+/* Fork.  Returns 0 in the child (signal mask restored), the child's pid in
+ * the parent (pidfd and sigfd open), or -1 with errno.  */
+pid_t sb_sup_fork(sb_sup *s);
+/* Parent: `fd` (pidfd or sigfd) is readable.  Forwards a signal, or reaps
+ * the child: returns true with its wait status in *wstatus.  */
+bool sb_sup_handle(sb_sup *s, int fd, int *wstatus);
+/* Parent: end this process as the child ended (exit status, or the same
+ * signal re-raised).  Never returns.  */
+void sb_sup_exit(sb_sup *s, int wstatus) __attribute__((noreturn));
 
 #endif
