@@ -187,6 +187,13 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory check
 
+# The README's two commands in a throwaway Debian root (debootstrap, chroot;
+# docs/fresh-debian.md).  Not part of `make test`: it downloads and builds
+# everything again.  SUITE=trixie for Debian 13.
+.PHONY: test-fresh
+test-fresh:
+	$(Q)scripts/test-fresh.sh $(SUITE)
+
 check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit check-layers
 	$(Q)B=$(B) tests/run-all.sh
 
