@@ -190,6 +190,11 @@ test: deps
 # The README's two commands in a throwaway Debian root (debootstrap, chroot;
 # docs/fresh-debian.md).  Not part of `make test`: it downloads and builds
 # everything again.  SUITE=trixie for Debian 13.
+# The Debian package (debian/, debhelper), lintian clean, into $(B)/deb/.
+.PHONY: deb
+deb:
+	$(Q)scripts/make-deb.sh $(B)
+
 .PHONY: test-fresh
 test-fresh:
 	$(Q)scripts/test-fresh.sh $(SUITE)
