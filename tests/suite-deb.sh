@@ -71,8 +71,8 @@ mount -t overlay sbx-deb -o "lowerdir=$DEB_ROOT/usr:/usr" /usr ||
 	{ echo "SKIP: cannot lay the package's /usr over the system's (overlayfs)"; exit 77; }
 [ "$(readlink -f "$(command -v sbc)")" = /usr/bin/sbc ] || fail "sbc on PATH is not /usr/bin/sbc"
 v=$(/usr/bin/sbc --version) && [ "$v" = "sbc 0.1.0" ] && pass "/usr/bin/sbc --version: $v" || fail "/usr/bin/sbc --version: $v"
-/usr/bin/sbc --check /usr/share/omp-sandbox/examples/*.sbx /usr/share/omp-sandbox/examples/tools/*.sbx 2> /tmp/sbx-deb-check.err &&
-	pass "the installed sbc checks every installed example" || fail "sbc --check examples: $(head -5 /tmp/sbx-deb-check.err)"
+/usr/bin/sbc --check /usr/share/omp-sandbox/examples/*.sbx /usr/share/omp-sandbox/examples/ci/*.sbx 2> /tmp/sbx-deb-check.err &&
+	pass "the installed sbc checks every installed example policy (tools/ are include fragments)" || fail "sbc --check examples: $(head -5 /tmp/sbx-deb-check.err)"
 if man -l /usr/share/man/man1/sbrun.1.gz 2> /dev/null | grep -q "sbrun"; then
 	pass "man renders the installed sbrun(1)"
 else
