@@ -53,6 +53,10 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 rc=0
 unshare -m --propagation private /bin/bash -euo pipefail -c '
 	root=$1 steps=$2
+	# the root must be a mount point: inside the chroot, `unshare -m
+	# --propagation private` (tests/lib/fakehome.sh) changes the
+	# propagation of "/", which fails (EINVAL) on a plain directory
+	mount --bind "$root" "$root"
 	mount -t proc proc "$root/proc"
 	mount --rbind /sys "$root/sys"
 	mount --rbind /dev "$root/dev"
