@@ -27,6 +27,9 @@ static void usage(FILE *out)
 	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 3)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
+	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"
+	      "                       auto (masks where namespaces can be had), masks\n"
+	      "                       (or refuse), complement (no namespaces; narrower)\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
 	      "Exit: the command's status (128+N for signal N); 78 refused or sandbox not\n"
@@ -47,7 +50,7 @@ int main(int argc, char **argv)
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
 	bool debug_denials = false, allow_shm = false;
-	int min_abi = 0;
+	int min_abi = 0, mechanism = 0;
 	sb_bindings user = { 0 };
 	int i = 1, rc;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -79,6 +82,19 @@ int main(int argc, char **argv)
 			debug_denials = true;
 		} else if (strcmp(a, "--allow-shm") == 0) {
 			allow_shm = true;
+		} else if (strcmp(a, "--mechanism") == 0 || strncmp(a, "--mechanism=", 12) == 0) {
+			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : "");
+			if (strcmp(v, "auto") == 0)
+				mechanism = 0;
+			else if (strcmp(v, "masks") == 0)
+				mechanism = 1;
+			else if (strcmp(v, "complement") == 0)
+				mechanism = 2;
+			else {
+				sb_bindings_clear(&user);
+				return usage_error("--mechanism needs auto, masks or complement, "
+						   "got '%s'", v);
+			}
 		} else if (strcmp(a, "--require-abi") == 0) {
 			char *end = NULL;
 			long n = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
@@ -138,6 +154,7 @@ int main(int argc, char **argv)
 		.allow_unenforceable = allow_unenforceable,
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
+		.mechanism = mechanism,
 		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,
 		.args = act == SB_ACT_LAUNCH ? argv + i + 1 : NULL,

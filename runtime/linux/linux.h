@@ -26,6 +26,7 @@ typedef struct sb_linux_opts {
 	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
+	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;
