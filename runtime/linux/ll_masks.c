@@ -94,10 +94,13 @@ void sb_ll_masks_clear(sb_ll_masks *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* Bound back in: a directory with its subtree, a file only itself (a
+ * "child" of a file is a point that cannot exist).  */
 static bool exposed(const sb_ll_mask *m, const char *p)
 {
 	for (size_t k = 0; k < m->nexpose; k++)
-		if (is_under(p, m->expose[k].path))
+		if (m->expose[k].is_dir ? is_under(p, m->expose[k].path)
+					: strcmp(p, m->expose[k].path) == 0)
 			return true;
 	return false;
 }

@@ -699,7 +699,10 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 		size_t nal = 0;
 		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
-			if (same[k]) {
+			/* a masked alias (a bind of $HOME hidden like $HOME) shows
+			 * nothing: no right to withhold */
+			if (same[k] && !(pl->use_masks &&
+					 sb_ll_masks_hidden(&pl->plan->masks, al[k]))) {
 				/* what decide() allows there (forced denies only
 				 * narrow; they are not the question here) */
 				uint64_t all, mx;
@@ -850,7 +853,11 @@ static void list_paths(FILE *f, char *const *v, size_t n)
 static void build_warnings(planner *pl)
 {
 	sb_ll_plan *plan = pl->plan;
-	if (!pl->nno_create && !pl->nno_list)
+	/* Said at launch: a directory where new files cannot be created, and
+	 * any narrowing when masks were wanted but could not be had.  An
+	 * unlistable ancestor alone (the complement chosen on purpose) is
+	 * left to --plan.  */
+	if (!pl->nno_create && !(plan->fallback && pl->nno_list))
 		return;
 	char *buf = NULL;
 	size_t len = 0;
