@@ -97,8 +97,8 @@ pass_var() {
 
 # The command line that runs inside() under sbrun.
 inside_cmd() {
-	local script="PROBE=$(printf '%q' "$PROBE"); ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
-	INSIDE=("$SBRUN" "$PROFILE" -- /bin/bash --noprofile --norc -c "$script")
+	local script="PROBE=$(printf '%q' "$PROBE"); MECH=$MECH; ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
+	INSIDE=("$SBRUN" --mechanism "$MECH" "$PROFILE" -- /bin/bash --noprofile --norc -c "$script")
 }
 
 # run_inside [NAME=VALUE...]: launch with a minimal parent environment plus
@@ -147,14 +147,14 @@ pwned_files() {
 npass=0 nfail=0 nskip=0
 declare -A RESULT
 report() {  # report ID NAME VERDICT DETAIL
-	local line="$3: [$1] $2${4:+: $4}"
+	local line="$3: [$1${MECH:+, $MECH}] $2${4:+: $4}"
 	echo "$line"
 	case $3 in
 	PASS) npass=$((npass + 1)); [ -n "${ESCAPE_VERBOSE:-}" ] && sed 's/^/    | /' "$OUT" ;;
 	FAIL) nfail=$((nfail + 1)); sed 's/^/    | /' "$OUT" | head -40 ;;
 	SKIP) nskip=$((nskip + 1)) ;;
 	esac
-	RESULT["$2/$1"]=$3
+	RESULT["$2/$1/${MECH:-}"]=$3
 }
 
 run_technique() {
@@ -218,7 +218,7 @@ run_technique() {
 }
 
 # ---- preflight: the sandbox must be effective, or nothing below means anything ----
-ID=root HOMEDIR=/home/root-esc
+ID=root HOMEDIR=/home/root-esc MECH=masks
 H=$HOMEDIR TOK=SBX-CANARY-preflight
 make_home 0:0
 OUT=$S/preflight; : >"$OUT"; PREFIX=""
@@ -234,6 +234,10 @@ if ! grep -q '^PREFLIGHT-OK' "$OUT"; then
 fi
 echo "PASS: preflight: sandbox effective (workspace readable, ~/.ssh/id_rsa denied)"
 
+# Both mechanisms (docs/linux.md): masks in a private mount namespace, and
+# the complement expansion they fall back to.  Techniques see $MECH.
+for MECH in masks complement; do
+export MECH
 for ID in root user; do
 	if [ "$ID" = user ] && [ "$can_user" -eq 0 ]; then
 		echo "SKIP: [user] the build tree is not readable by uid $USER_UID"
@@ -244,6 +248,7 @@ for ID in root user; do
 		[ -n "$ONLY" ] && [[ $(basename "$TEST") != *$ONLY* ]] && continue
 		run_technique
 	done
+done
 done
 
 echo
