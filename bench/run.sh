@@ -56,6 +56,13 @@ if [ -z "${SB_BENCH_NS_TMP:-}" ]; then
 		make --no-print-directory -s B="$B" "$B/bench/$t" >&2 || log "could not build $B/bench/$t"
 	done
 	mkdir -p "$B/bench/results" "$(dirname "$out")"
+	# The peers (section 7), pinned, into bench/.peers (git-ignored); the quick
+	# run (CI) skips them.  A failure is recorded and reported, never fatal.
+	if [ "$quick" != 1 ] || [ -n "${SB_BENCH_PEERS:-}" ]; then
+		if ! "$ROOT_DIR/bench/peers.sh" install > /dev/null 2> "$B/bench/peers.err"; then
+			log "peers not installed: $(tail -1 "$B/bench/peers.err")"
+		fi
+	fi
 	# On a shared host, a higher priority keeps other jobs from inflating the
 	# wall-clock figures (recorded in the report).
 	[ "$(id -u)" = 0 ] && renice -n -10 -p $$ > /dev/null 2>&1
@@ -346,6 +353,9 @@ section_compile() {
 
 # ---------------------------------------------------------------- 2 launch
 BWRAP_ARGS=()
+bwrap_args() {
+	BWRAP_ARGS=(--ro-bind / / --dev /dev --tmpfs "$HOME" --bind "$HOME/.omp" "$HOME/.omp" --bind "$WS" "$WS" --bind /tmp /tmp)
+}
 section_launch() {
 	md "## 2. Launch overhead (Linux)"
 	md ""
@@ -360,21 +370,22 @@ section_launch() {
 	if ! "$SBRUN" "$PROFILE" /bin/true 2> "$T/sbrun.err"; then
 		na "sbrun" "sbrun $PROFILE /bin/true failed: $(head -1 "$T/sbrun.err" | cut -c1-100)"; md ""; return
 	fi
-	BWRAP_ARGS=(--ro-bind / / --dev /dev --tmpfs "$HOME" --bind "$HOME/.omp" "$HOME/.omp" --bind "$WS" "$WS" --bind /tmp /tmp)
-	local cmds=("bare=/bin/true" "sbrun=$SBRUN $PROFILE /bin/true")
+	bwrap_args
+	local cmds=("bare=/bin/true" "env=/usr/bin/env /bin/true" "sbrun=$SBRUN $PROFILE /bin/true")
 	if command -v bwrap > /dev/null && bwrap "${BWRAP_ARGS[@]}" /bin/true 2> "$T/bwrap.err"; then
 		cmds+=("bwrap=$(command -v bwrap) ${BWRAP_ARGS[*]} /bin/true")
 	else
 		log "bwrap unusable: $(head -1 "$T/bwrap.err" 2> /dev/null)"
 	fi
 	hf launch "$LRUNS" "$LWARM" -- "${cmds[@]}" || { na "launch" "hyperfine failed (results/launch.log)"; md ""; return; }
-	local bare sb bw
-	bare=$(hfv launch bare median); sb=$(hfv launch sbrun median); bw=$(hfv launch bwrap median)
+	local bare sb bw envm
+	bare=$(hfv launch bare median); sb=$(hfv launch sbrun median); bw=$(hfv launch bwrap median); envm=$(hfv launch env median)
 	row "\`/bin/true\` (baseline)" "$bare" "$(spread launch bare)" "0" "1" "$([ -n "$bw" ] && calc %.2f "$bare / $bw")" "$(cpu launch bare)"
+	row "\`/usr/bin/env /bin/true\` (one exec more: the floor of any launcher)" "$envm" "$(spread launch env)" "$(calc %.3f "$envm - $bare")" "$(calc %.2f "$envm / $bare")" "$([ -n "$bw" ] && calc %.2f "$envm / $bw")" "$(cpu launch env)"
 	row "\`sbrun omp.sb /bin/true\`" "$sb" "$(spread launch sbrun)" "$(calc %.3f "$sb - $bare")" "$(calc %.2f "$sb / $bare")" "$([ -n "$bw" ] && calc %.2f "$sb / $bw")" "$(cpu launch sbrun)"
 	[ -n "$bw" ] && row "\`bwrap … /bin/true\`" "$bw" "$(spread launch bwrap)" "$(calc %.3f "$bw - $bare")" "$(calc %.2f "$bw / $bare")" "1" "$(cpu launch bwrap)"
 	md ""
-	md "Targets: within 2 ms of bare: $(verdict "$(calc %.3f "$sb - $bare")" '<' 2 ms); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
+	md "Targets: within 1.25× of \`env /bin/true\`: $(verdict "$(calc %.3f "$sb / $envm")" '<' 1.25 '×') (ratio $(calc %.2f "$sb / $envm")); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
 	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
 	if have "$B/bench/rusage"; then
 		md "Preemptions (involuntary context switches, mean of 30 launches): bare $(preempt /bin/true), sbrun $(preempt "$SBRUN" "$PROFILE" /bin/true). Each one costs a wait for a CPU on a busy host."
@@ -601,8 +612,102 @@ execs() {
 	grep -E 'execve\(' "$T/strace.out" | grep -c '= 0$'
 }
 
+# ---------------------------------------------------------------- 7 peers
+# The peers run as close to the default policy (examples/omp.sbx) as their
+# settings allow; the configurations are printed in the report.
+section_peers() {
+	md "## 7. Peers side by side"
+	md ""
+	if [ "$quick" = 1 ] && [ -z "${SB_BENCH_PEERS:-}" ]; then
+		md "Not run in the quick mode (\`SB_BENCH_PEERS=1\` runs it)."; md ""; return
+	fi
+	if [ "$in_ns" != 1 ]; then md "Not run: no private mount namespace."; md ""; return; fi
+	local penv
+	if ! penv=$("$ROOT_DIR/bench/peers.sh" env 2> "$T/peers.err"); then
+		md "Not run: $(cat "$B/bench/peers.err" "$T/peers.err" 2> /dev/null | tail -1)"; md ""; return
+	fi
+	local CODEX_VERSION SRT_VERSION CODEX_NATIVE CODEX_NPM SRT
+	eval "$penv"
+	[ ${#BWRAP_ARGS[@]} -gt 0 ] || bwrap_args
+	local srtcfg=$T/srt-settings.json
+	printf '{"network":{"allowedDomains":[],"deniedDomains":[]},"filesystem":{"denyRead":["%s"],"allowRead":["%s","%s"],"allowWrite":["%s","%s","/tmp"],"denyWrite":[]}}\n' \
+		"$HOME" "$WS" "$HOME/.omp" "$WS" "$HOME/.omp" > "$srtcfg"
+	# One string, quoted for both bash -c and hyperfine -N (shell-words).
+	local codex_opts="sandbox -c 'sandbox_mode=\"workspace-write\"' -c 'sandbox_workspace_write.writable_roots=[\"$HOME/.omp\"]' -c 'sandbox_workspace_write.network_access=true' --"
+	md "Each runs \`/bin/true\` (launch) and the jobs of section 4 from the workspace, in the same private"
+	md "namespace and throwaway home as the rest of this run. Configurations, as close to the default"
+	md "policy (write: workspace, \`~/.omp\`, \`/tmp\`; home unreadable but those; network open) as each allows:"
+	md ""
+	md "- \`sbrun\`: \`sbrun omp.sb CMD\` (the embedded default policy, compiled)."
+	md "- bubblewrap $(bwrap --version 2> /dev/null | cut -d' ' -f2): \`bwrap ${BWRAP_ARGS[*]} CMD\` (home hidden by a tmpfs; the rest of / read-only)."
+	md "- OpenAI Codex CLI $CODEX_VERSION (npm \`@openai/codex\`), its Linux sandbox: \`codex $codex_opts CMD\`;"
+	md "  the native binary, and through the npm launcher (node). It cannot hide the home from reads."
+	md "- Anthropic sandbox-runtime $SRT_VERSION (npm \`@anthropic-ai/sandbox-runtime\`): \`srt -s settings.json CMD\` with"
+	md "  \`$(sed "s|$HOME|~|g" "$srtcfg")\`. Its network is an allowlist (empty here: it cannot leave"
+	md "  the network open without proxying it), so each launch also starts its proxies."
+	md ""
+	local cands=("bare=/bin/true" "env=/usr/bin/env /bin/true" "sbrun=$SBRUN $PROFILE /bin/true")
+	command -v bwrap > /dev/null && cands+=("bwrap=$(command -v bwrap) ${BWRAP_ARGS[*]} /bin/true")
+	cands+=("codex=$CODEX_NATIVE $codex_opts /bin/true" "codex-npm=$CODEX_NPM $codex_opts /bin/true" "srt=$SRT -s $srtcfg /bin/true")
+	# Keep only the commands that work here, and say why the others do not.
+	local ok=() c label
+	for c in "${cands[@]}"; do
+		label=${c%%=*}
+		# shellcheck disable=SC2086
+		if bash -c "${c#*=}" > "$T/peer.out" 2>&1; then ok+=("$c"); else
+			md "- $label does not run here: $(tail -1 "$T/peer.out" | cut -c1-160)"; fi
+	done
+	md ""
+	md "### Launch"
+	md ""
+	thead "command" ">median ms" "spread" ">ratio to bare" ">ratio to env" ">CPU ms (user+sys)"
+	# codex and srt take tens to hundreds of ms: fewer runs keep the section short.
+	local pr=$((LRUNS / 4)); [ $pr -lt 10 ] && pr=10
+	local hcmds=()
+	for c in "${ok[@]}"; do hcmds+=("${c%%=*}=${c#*=}"); done
+	# hyperfine -N splits on spaces: the codex -c values hold none.
+	if hf peers "$pr" 3 -- "${hcmds[@]}"; then
+		local bare envm v
+		bare=$(hfv peers bare median); envm=$(hfv peers env median)
+		for c in "${ok[@]}"; do
+			label=${c%%=*}; v=$(hfv peers "$label" median)
+			row "$label" "$v" "$(spread peers "$label")" "$(calc %.2f "$v / $bare")" "$(calc %.2f "$v / $envm")" "$(cpu peers "$label")"
+		done
+	else
+		na "launch" "hyperfine failed (results/peers.log)"
+	fi
+	md ""
+	md "### Workload (ratios to bare, one run)"
+	md ""
+	local wl=$ROOT_DIR/bench/workload.sh jobs=("hash=hash $HASH_DIR")
+	[ "$DO_MAKE" = 1 ] && [ -d "$WS/proj" ] && jobs+=("make=make $WS/proj $WS/proj/b-peer")
+	local heads=("job" ">bare ms")
+	for c in "${ok[@]}"; do label=${c%%=*}; case $label in bare|env) ;; *) heads+=(">$label / bare") ;; esac; done
+	thead "${heads[@]}"
+	local j
+	for j in "${jobs[@]}"; do
+		local jn=${j%%=*} ja=${j#*=}
+		local wc=("bare=$wl $ja")
+		for c in "${ok[@]}"; do
+			label=${c%%=*}
+			case $label in bare|env) continue ;; esac
+			local pre=${c#*=}; pre=${pre% /bin/true}
+			wc+=("$label=$pre $wl $ja")
+		done
+		if hf "peers-$jn" 3 1 -- "${wc[@]}"; then
+			local b cells=() 
+			b=$(hfv "peers-$jn" bare median)
+			for c in "${wc[@]:1}"; do cells+=("$(calc %.2f "$(hfv "peers-$jn" "${c%%=*}" median) / $b")"); done
+			row "$jn" "$b" "${cells[@]}"
+		else
+			na "$jn" "hyperfine failed (results/peers-$jn.log)"
+		fi
+	done
+	md ""
+}
+
 # SB_BENCH_ONLY="plan workload" runs a subset (for working on one section).
-for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig}; do
+for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig peers}; do
 	"section_$s"
 done
 

@@ -154,6 +154,26 @@ if command -v python3 > /dev/null; then
 else
 	echo "SKIP: cli: --format=json is JSON (no python3)"
 fi
+# getopt_long everywhere: "--format json" and "--format=json" are one option.
+if command -v python3 > /dev/null; then
+	isjson() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
+	for form in "--format=json" "--format json"; do
+		# shellcheck disable=SC2086
+		"$SBC" --check $form "$G/fail/many-errors.sbx" 2> "$tmp/j.err"
+		isjson "$tmp/j.err" && ok "cli: sbc --check $form" || bad "cli: sbc --check $form"
+		# shellcheck disable=SC2086
+		"$SBC" explain $form examples/omp.sbx --op read --path /etc/passwd > "$tmp/j.out"
+		isjson "$tmp/j.out" && ok "cli: sbc explain $form" || bad "cli: sbc explain $form"
+		# shellcheck disable=SC2086
+		"$SBC" diff $form examples/omp.sbx examples/omp-offline.sbx > "$tmp/j.out"
+		isjson "$tmp/j.out" && ok "cli: sbc diff $form" || bad "cli: sbc diff $form"
+	done
+else
+	echo "SKIP: cli: --format json forms (no python3)"
+fi
+expect_rc "options after the file" 0 "$SBC" "$OK1" -o "$tmp/late.sb" -D X=1
+cmp -s "$tmp/late.sb" "$G/ok/basic.sb" && ok "cli: -o after the policy" || bad "cli: -o after the policy"
+expect_rc "-W other than error" 2 "$SBC" -Wfoo "$OK1"
 expect_rc "--format=sarif" 1 "$SBC" --check --format=sarif "$G/fail/many-errors.sbx"
 grep -q '"version": *"2.1.0"' "$tmp/cli.err" && ok "cli: --format=sarif is SARIF 2.1.0" || bad "cli: --format=sarif is SARIF 2.1.0"
 

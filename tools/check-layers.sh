@@ -63,4 +63,13 @@ elif grep -q "undefined reference to \`sb_check_all'" "$tmp/log"; then
 else
 	echo "FAIL: layers: the forbidden link failed for another reason:"; head -5 "$tmp/log"; fail=1
 fi
+# Only the programs choose exit statuses (compiler/common/exit_status.h):
+# no library stage includes that header.
+bad=$(grep -l '"compiler/common/exit_status.h"' compiler/*/*.[ch] runtime/*/*.[ch] 2>/dev/null |
+	grep -v -e '^compiler/cli/' -e '^runtime/cli/' -e '^compiler/common/exit_status.h$')
+if [ -z "$bad" ]; then
+	echo "PASS: layers: exit statuses are chosen only under compiler/cli and runtime/cli"
+else
+	echo "FAIL: layers: library code includes exit_status.h:" $bad; fail=1
+fi
 exit $fail

@@ -9,6 +9,7 @@
  *           accesses and targets) or naming the same target twice;
  *           [unused] a `list` that no rule uses.  */
 #include "compiler/check/check.h"
+#include "compiler/check/check_shared.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -22,8 +23,8 @@
 typedef struct {
 	sb_strmap *decl;   /* name -> first `list NAME` statement */
 	sb_strmap *used;   /* names of list and param targets */
-	size_t *first_same;
-	bool *later_same;
+	const size_t *first_same;   /* borrowed from the shared data */
+	const bool *later_same;
 } names;
 
 static const char *const predeclared[] = {
@@ -38,7 +39,7 @@ static bool is_predeclared(const char *name)
 	return false;
 }
 
-static void names_init(names *n, const sbx_policy *p)
+static void names_init(names *n, const sbx_policy *p, const sbx_check_shared *sh)
 {
 	n->decl = sb_strmap_new();
 	n->used = sb_strmap_new();
@@ -54,15 +55,14 @@ static void names_init(names *n, const sbx_policy *p)
 				*sb_strmap_slot(n->used, s->targets[t].name,
 						strlen(s->targets[t].name), true) = (void *)s;
 	}
-	sbx_rule_twins(p, &n->first_same, &n->later_same);
+	n->first_same = sh->first_same;
+	n->later_same = sh->later_same;
 }
 
 static void names_clear(names *n)
 {
 	sb_strmap_free(n->decl);
 	sb_strmap_free(n->used);
-	free(n->first_same);
-	free(n->later_same);
 }
 
 /* The first `list NAME` statement, or NULL.  */
@@ -187,10 +187,12 @@ static bool list_used(const names *nm, const char *name)
 	return sb_strmap_slot(nm->used, name, strlen(name), false) != NULL;
 }
 
-int sb_check_names(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+int sb_check_names_with(const sbx_check_shared *sh, sb_diag *d)
 {
+	const sbx_policy *p = sh->p;
+	const sbx_defines *defs = sh->defs;
 	names nm;
-	names_init(&nm, p);
+	names_init(&nm, p, sh);
 	int errors = check_decls(p, &nm, d);
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];

@@ -16,6 +16,7 @@
  * are opaque, so they never make a rule dead.  Paths compare byte-exact, as
  * Seatbelt matches them.  */
 #include "compiler/check/check.h"
+#include "compiler/check/check_shared.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "compiler/check/target.h"
 #include "compiler/check/tindex.h"
+#include "compiler/common/xalloc.h"
 
 #define MAX_NOTES 3
 
@@ -55,7 +57,7 @@ typedef struct {
 	size_t nr;
 	size_t *rix;            /* statement number -> index in r */
 	const sbx_tindex *ix;
-	bool *later_same;       /* per statement: the same rule comes later */
+	const bool *later_same; /* per statement: the same rule comes later */
 } rules;
 
 static unsigned other_action(sb_action a)
@@ -310,14 +312,12 @@ static void unfiltered_order(rule_info *r, size_t nr, sb_diag *d)
 	}
 }
 
-int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+int sb_check_order_with(const sbx_check_shared *sh, sb_diag *d)
 {
-	rule_info *r = calloc(p->nstmts ? p->nstmts : 1, sizeof *r);
-	size_t *rix = calloc(p->nstmts ? p->nstmts : 1, sizeof *rix);
-	if (!r || !rix)
-		abort();
-	sbx_places pp;
-	sbx_places_init(&pp, p, defs);
+	const sbx_policy *p = sh->p;
+	const sbx_places pp = sh->places;
+	rule_info *r = xcalloc(p->nstmts, sizeof *r);
+	size_t *rix = xcalloc(p->nstmts, sizeof *rix);
 	size_t nr = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -331,18 +331,11 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		ri->n = pp.count[i];
 		ri->pl = pp.of[i];
 	}
-	size_t *first_same;
-	bool *later_same;
-	sbx_rule_twins(p, &first_same, &later_same);
-	rules R = {r, nr, rix, sbx_tindex_new(p, &pp, true), later_same};
+	rules R = {r, nr, rix, sh->index, sh->later_same};
 	exception_order(&R, d);
 	specificity(&R, d);
 	dead_rules(&R, d);
 	unfiltered_order(r, nr, d);
-	sbx_tindex_free((sbx_tindex *)R.ix);
-	free(first_same);
-	free(later_same);
-	sbx_places_clear(&pp);
 	free(rix);
 	free(r);
 	return 0;

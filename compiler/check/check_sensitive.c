@@ -15,6 +15,7 @@
  * homes (/Users/NAME, /home/NAME, ...).  Other runtime roots and lists are
  * only known at launch, where the launcher applies the same matcher.  */
 #include "compiler/check/check.h"
+#include "compiler/check/check_shared.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@
 #include "compiler/common/path.h"
 #include "compiler/check/target.h"
 #include "compiler/check/tindex.h"
+#include "compiler/common/xalloc.h"
 
 #define GRANTS (SBX_ACC_READ | SBX_ACC_WRITE)
 
@@ -41,8 +43,8 @@ typedef struct {
 	const char *home;   /* bound with -D, or NULL */
 	char **own;         /* canonical policy files (the top file and includes) */
 	size_t nown;
-	sbx_places pl;      /* every rule's places, resolved once */
-	sbx_tindex *ix;     /* ... and indexed */
+	const sbx_places *pl;   /* every rule's places (shared, check_shared.h) */
+	const sbx_tindex *ix;   /* ... and indexed */
 } ctx;
 
 /* Where a target stands relative to home: covering all of it, at a path
@@ -86,7 +88,7 @@ static size_t last_covering(const ctx *c, size_t after, const sbx_place *x, unsi
 	     k = sbx_tquery_prev(&q, k)) {
 		const sbx_stmt *s = &c->p->stmts[k];
 		if (s->kind == SBX_STMT_RULE && (actions & (1u << s->action)) && (s->access & bit) &&
-		    sbx_rule_covers(&c->pl, k, x)) {
+		    sbx_rule_covers(c->pl, k, x)) {
 			found = k;
 			break;
 		}
@@ -122,8 +124,7 @@ static unsigned entry_exposure(const ctx *c, size_t i, const sbx_place *pl, home
 	if (pos == POS_REL && pl->kind == SBX_PLACE_ABS && !c->home) {
 		/* A conventional home (/Users/bob): the entry below that home.  */
 		char *joined = NULL;
-		if (asprintf(&joined, "%.*s/%s", (int)(rel - pl->path), pl->path, entry) < 0)
-			abort();
+		joined = xasprintf("%.*s/%s", (int)(rel - pl->path), pl->path, entry);
 		sbx_target t = { .base = SBX_BASE_ABS, .rel = joined };
 		sbx_place_of(&x, &t, c->defs);
 		free(joined);
@@ -190,7 +191,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 {
 	const sbx_stmt *s = &c->p->stmts[i];
 	unsigned acc = s->access & GRANTS;
-	const sbx_place pl = c->pl.of[i][t];
+	const sbx_place pl = c->pl->of[i][t];
 	const char *rel = NULL;
 	home_pos pos = target_home_pos(c, &pl, &rel);
 	bool found = false, covers = false;
@@ -242,8 +243,8 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 /* Can every target of rule i be decided at compile time?  */
 static bool decidable(const ctx *c, size_t i)
 {
-	for (size_t t = 0; t < c->pl.count[i]; t++) {
-		const sbx_place *pl = &c->pl.of[i][t];
+	for (size_t t = 0; t < c->pl->count[i]; t++) {
+		const sbx_place *pl = &c->pl->of[i][t];
 		if (!(pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ANY ||
 		      (pl->kind == SBX_PLACE_ROOT && strcmp(pl->root, "HOME") == 0)))
 			return false;
@@ -259,9 +260,7 @@ static void add_own(ctx *c, const char *file)
 	if (!canon) {
 		if (file[0] != '/')
 			return;
-		canon = strdup(file);
-		if (!canon)
-			abort();
+		canon = xstrdup(file);
 	}
 	for (size_t i = 0; i < c->nown; i++) {
 		if (strcmp(c->own[i], canon) == 0) {
@@ -269,9 +268,7 @@ static void add_own(ctx *c, const char *file)
 			return;
 		}
 	}
-	char **v = realloc(c->own, (c->nown + 1) * sizeof *v);
-	if (!v)
-		abort();
+	char **v = xrealloc(c->own, (c->nown + 1) * sizeof *v);
 	c->own = v;
 	c->own[c->nown++] = canon;
 }
@@ -324,8 +321,10 @@ static void check_default(const ctx *c, int *errors)
 	}
 }
 
-int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+int sb_check_sensitive_with(const sbx_check_shared *sh, sb_diag *d)
 {
+	const sbx_policy *p = sh->p;
+	const sbx_defines *defs = sh->defs;
 	ctx c = { .p = p, .defs = defs, .d = d };
 	int errors = 0;
 	const char *home = sbx_bound_value(defs, "HOME");
@@ -338,8 +337,8 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			continue;
 		add_own(&c, f);
 	}
-	sbx_places_init(&c.pl, p, defs);
-	c.ix = sbx_tindex_new(p, &c.pl, false);
+	c.pl = &sh->places;
+	c.ix = sh->index;
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -358,8 +357,6 @@ int sb_check_sensitive(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				       "sensitive; remove it so it cannot hide a later change");
 	}
 	check_default(&c, &errors);
-	sbx_tindex_free(c.ix);
-	sbx_places_clear(&c.pl);
 	for (size_t i = 0; i < c.nown; i++)
 		free(c.own[i]);
 	free(c.own);

@@ -9,6 +9,7 @@
  * fail closed).  `exactly` targets name one node and are never wide.  The
  * workspace and the other runtime roots are checked at launch.  */
 #include "compiler/check/check.h"
+#include "compiler/check/check_shared.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,15 +64,16 @@ static bool decidable_place(const sbx_place *pl)
 	       (pl->kind == SBX_PLACE_ROOT && strcmp(pl->root, "HOME") == 0);
 }
 
-int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+int sb_check_wide_with(const sbx_check_shared *sh, sb_diag *d)
 {
+	const sbx_policy *p = sh->p;
+	const sbx_defines *defs = sh->defs;
 	int errors = 0;
 	const char *home = sbx_bound_value(defs, "HOME");
 	if (home && home[0] != '/')
 		home = NULL;
 	bool default_deny = sbx_default_action(p, SB_DENY) == SB_DENY;
-	sbx_places pp;
-	sbx_places_init(&pp, p, defs);
+	const sbx_places pp = sh->places;
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -112,6 +114,5 @@ int sb_check_wide(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 				       "`acknowledge wide` on a rule that grants nothing wide; "
 				       "remove it so it cannot hide a later change");
 	}
-	sbx_places_clear(&pp);
 	return errors;
 }

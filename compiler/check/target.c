@@ -1,17 +1,10 @@
 /* target.c - symbolic target relations for the check passes (target.h).  */
 #include "compiler/check/target.h"
+#include "compiler/common/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s ? s : "");
-	if (!r)
-		abort();
-	return r;
-}
 
 const char *sbx_bound_value(const sbx_defines *defs, const char *name)
 {
@@ -47,9 +40,7 @@ static char *join(const char *base, const char *rel)
 	size_t rn = strlen(rel);
 	while (rn > 0 && rel[rn - 1] == '/')
 		rn--;
-	char *r = malloc(bn + rn + 2);
-	if (!r)
-		abort();
+	char *r = xmalloc(bn + rn + 2);
 	memcpy(r, base, bn);
 	size_t n = bn;
 	if (rn) {
@@ -133,18 +124,14 @@ void sbx_place_clear(sbx_place *pl)
 void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs)
 {
 	pp->n = p->nstmts;
-	pp->of = calloc(p->nstmts ? p->nstmts : 1, sizeof *pp->of);
-	pp->count = calloc(p->nstmts ? p->nstmts : 1, sizeof *pp->count);
-	if (!pp->of || !pp->count)
-		abort();
+	pp->of = xcalloc(p->nstmts, sizeof *pp->of);
+	pp->count = xcalloc(p->nstmts, sizeof *pp->count);
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind != SBX_STMT_RULE)
 			continue;
 		size_t n = s->ntargets ? s->ntargets : 1;
-		pp->of[i] = calloc(n, sizeof **pp->of);
-		if (!pp->of[i])
-			abort();
+		pp->of[i] = xcalloc(n, sizeof **pp->of);
 		pp->count[i] = n;
 		for (size_t t = 0; t < n; t++)
 			sbx_place_of(&pp->of[i][t], s->ntargets ? &s->targets[t] : NULL, defs);
@@ -234,19 +221,18 @@ char *sbx_place_str(const sbx_place *pl)
 	const char *pre = pl->exact ? "exactly " : "";
 	const char *path = pl->path ? pl->path : "";
 	char *r = NULL;
-	int n = -1;
 	switch (pl->kind) {
 	case SBX_PLACE_ANY:
 		return xstrdup("everywhere");
 	case SBX_PLACE_ABS:
 		if (pl->spelled) {
-			n = asprintf(&r, "%s%s (%s)", pre, pl->spelled, path);
+			r = xasprintf("%s%s (%s)", pre, pl->spelled, path);
 		} else {
-			n = asprintf(&r, "%s%s", pre, path);
+			r = xasprintf("%s%s", pre, path);
 		}
 		break;
 	case SBX_PLACE_LIST:
-		n = asprintf(&r, "%s$%s", pre, pl->root);
+		r = xasprintf("%s$%s", pre, pl->root);
 		break;
 	case SBX_PLACE_ROOT: {
 		const char *root = pl->root;
@@ -259,12 +245,10 @@ char *sbx_place_str(const sbx_place *pl)
 			root = "tmpdir";
 		else
 			dollar = true;
-		n = asprintf(&r, "%s%s%s%s%s", pre, dollar ? "$" : "", root, *path ? "/" : "", path);
+		r = xasprintf("%s%s%s%s%s", pre, dollar ? "$" : "", root, *path ? "/" : "", path);
 		break;
 	}
 	}
-	if (n < 0)
-		abort();
 	return r;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 typedef struct {
 	size_t k;               /* statement number */
@@ -51,9 +52,7 @@ static void push(tlist *l, size_t k, const sbx_stmt *s)
 		return;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = realloc(l->v, l->cap * sizeof *l->v);
-		if (!l->v)
-			abort();
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
 	}
 	l->v[l->n++] = (entry){k, (unsigned char)s->action, (unsigned char)sbx_atoms(s->access)};
 }
@@ -65,9 +64,7 @@ static char *node_key(const sbx_place *pl, size_t *full, size_t *base)
 {
 	const char *root = pl->kind == SBX_PLACE_ROOT ? pl->root : "";
 	size_t rn = strlen(root), pn = strlen(pl->path);
-	char *k = malloc(rn + pn + 3);
-	if (!k)
-		abort();
+	char *k = xmalloc(rn + pn + 3);
 	k[0] = pl->kind == SBX_PLACE_ROOT ? 'R' : 'A';
 	memcpy(k + 1, root, rn);
 	k[rn + 1] = '\0';
@@ -94,9 +91,7 @@ static char *node_key(const sbx_place *pl, size_t *full, size_t *base)
 static tnode *node_new(sbx_tindex *ix)
 {
 	if (!ix->blocks || ix->blocks->used == sizeof ix->blocks->v / sizeof *ix->blocks->v) {
-		nblock *b = calloc(1, sizeof *b);
-		if (!b)
-			abort();
+		nblock *b = xcalloc(1, sizeof *b);
 		b->next = ix->blocks;
 		ix->blocks = b;
 	}
@@ -153,9 +148,7 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 
 sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
 {
-	sbx_tindex *ix = calloc(1, sizeof *ix);
-	if (!ix)
-		abort();
+	sbx_tindex *ix = xcalloc(1, sizeof *ix);
 	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
 	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
@@ -206,9 +199,7 @@ static void want(sbx_tquery *q, const tlist *l)
 		return;
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 8;
-		q->lists = realloc(q->lists, q->cap * sizeof *q->lists);
-		if (!q->lists)
-			abort();
+		q->lists = xrealloc(q->lists, q->cap * sizeof *q->lists);
 	}
 	q->lists[q->n++] = l;
 }
@@ -326,20 +317,28 @@ size_t sbx_tquery_next(const sbx_tquery *q, size_t lo)
 
 /* ---- same rules ---- */
 
+/* Keys are binary (fixed-size fields copied as bytes): built by memcpy,
+ * not formatted, since they are made once per rule of large policies.  */
+static size_t put(char *k, size_t n, const void *v, size_t len)
+{
+	memcpy(k + n, v, len);
+	return n + len;
+}
+
 char *sbx_target_key(const sbx_target *t, size_t *len)
 {
-	/* base, exactness, name (with its length: "-" for none), then the
+	/* base, exactness, name (with its length; none is SIZE_MAX), then the
 	 * normalised suffix */
 	const char *rel = t->rel ? t->rel : "";
-	size_t nn = t->name ? strlen(t->name) : 0;
-	char *k = malloc(48 + nn + strlen(rel));
-	if (!k)
-		abort();
-	int h = t->name ? sprintf(k, "%d.%d.+%zu:", (int)t->base, t->exact ? 1 : 0, nn)
-			: sprintf(k, "%d.%d.-", (int)t->base, t->exact ? 1 : 0);
-	size_t n = (size_t)h;
-	memcpy(k + n, t->name ? t->name : "", nn);
-	n += nn;
+	size_t nn = t->name ? strlen(t->name) : SIZE_MAX;
+	char *k = xmalloc(sizeof(int) + 1 + sizeof nn + (t->name ? nn : 0) + 1 + strlen(rel) + 1);
+	int base = (int)t->base;
+	char exact = t->exact ? 1 : 0;
+	size_t n = put(k, 0, &base, sizeof base);
+	n = put(k, n, &exact, 1);
+	n = put(k, n, &nn, sizeof nn);
+	if (t->name)
+		n = put(k, n, t->name, nn);
 	k[n++] = '.';
 	size_t start = n;
 	for (const char *p = rel; *p;) {
@@ -378,38 +377,39 @@ static int keyed_cmp(const void *a, const void *b)
  * length: equal exactly when sbx_rule_same.  */
 static char *rule_key(const sbx_stmt *s, size_t *len)
 {
+	int action = (int)s->action;
+	unsigned access = s->access;
+	char filtered = s->ntargets ? 1 : 0;
+	const size_t head = sizeof action + sizeof access + 1;
 	if (s->ntargets == 1) {
 		size_t tn;
 		char *t = sbx_target_key(&s->targets[0], &tn);
-		char *k = malloc(tn + 96);
-		if (!k)
-			abort();
-		size_t n = (size_t)sprintf(k, "%d.%u.1|%zu:", (int)s->action, s->access, tn);
-		memcpy(k + n, t, tn);
+		char *k = xmalloc(head + sizeof tn + tn);
+		size_t n = put(k, 0, &action, sizeof action);
+		n = put(k, n, &access, sizeof access);
+		n = put(k, n, &filtered, 1);
+		n = put(k, n, &tn, sizeof tn);
+		n = put(k, n, t, tn);
 		free(t);
-		*len = n + tn;
+		*len = n;
 		return k;
 	}
-	keyed *t = calloc(s->ntargets ? s->ntargets : 1, sizeof *t);
-	if (!t)
-		abort();
-	size_t total = 64;
+	keyed *t = xcalloc(s->ntargets ? s->ntargets : 1, sizeof *t);
+	size_t total = head;
 	for (size_t i = 0; i < s->ntargets; i++) {
 		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
-		total += t[i].len + 24;
+		total += t[i].len + sizeof(size_t);
 	}
 	if (s->ntargets)
 		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
-	char *k = malloc(total);
-	if (!k)
-		abort();
-	size_t n = (size_t)snprintf(k, 64, "%d.%u.%d|", (int)s->action, s->access,
-				    s->ntargets ? 1 : 0);
+	char *k = xmalloc(total);
+	size_t n = put(k, 0, &action, sizeof action);
+	n = put(k, n, &access, sizeof access);
+	n = put(k, n, &filtered, 1);
 	for (size_t i = 0; i < s->ntargets; i++) {
 		if (i == 0 || keyed_cmp(&t[i - 1], &t[i]) != 0) {
-			n += (size_t)snprintf(k + n, 24, "%zu:", t[i].len);
-			memcpy(k + n, t[i].key, t[i].len);
-			n += t[i].len;
+			n = put(k, n, &t[i].len, sizeof t[i].len);
+			n = put(k, n, t[i].key, t[i].len);
 		}
 	}
 	for (size_t i = 0; i < s->ntargets; i++)
@@ -422,10 +422,8 @@ static char *rule_key(const sbx_stmt *s, size_t *len)
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 {
 	size_t n = p->nstmts ? p->nstmts : 1;
-	*first = malloc(n * sizeof **first);
-	*later = calloc(n, sizeof **later);
-	if (!*first || !*later)
-		abort();
+	*first = xmalloc(n * sizeof **first);
+	*later = xcalloc(n, sizeof **later);
 	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
 	for (size_t i = 0; i < p->nstmts; i++) {
 		(*first)[i] = SIZE_MAX;

@@ -8,6 +8,7 @@
  * are compared as text.  Exit status: 0 no change, 1 only narrowing,
  * 2 any widening (including "might now be allowed"), 3 error.  */
 #include <stdint.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,10 @@
 #include "compiler/eval/probe.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/cmdline.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
-enum { DX_SAME = 0, DX_NARROW = 1, DX_WIDEN = 2, DX_ERROR = 3 };
 enum { MAX_SHOWN_PATHS = 16 };
 
 /* One changed (op, path) probe.  */
@@ -40,9 +43,7 @@ static void add_change(changes *c, change ch)
 {
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 64;
-		c->v = realloc(c->v, c->cap * sizeof *c->v);
-		if (!c->v)
-			abort();
+		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
 	}
 	c->v[c->n++] = ch;
 }
@@ -92,9 +93,7 @@ typedef struct text_set {
 
 static void text_add(text_set *s, char *text, int kind, const sb_loc *loc)
 {
-	text_item *v = realloc(s->v, (s->n + 1) * sizeof *v);
-	if (!v)
-		abort();
+	text_item *v = xrealloc(s->v, (s->n + 1) * sizeof *v);
 	s->v = v;
 	v[s->n++] = (text_item){ text, kind, loc };
 }
@@ -122,9 +121,7 @@ static void collect_text(const sb_profile *p, text_set *s)
 		}
 	}
 	for (size_t i = 0; i < p->nunmodelled; i++) {
-		char *t = strdup(p->unmodelled[i].text);
-		if (!t)
-			abort();
+		char *t = xstrdup(p->unmodelled[i].text);
 		text_add(s, t, TX_FORM, &p->unmodelled[i].loc);
 	}
 }
@@ -166,6 +163,8 @@ static void rule_line_text(FILE *f, const char *side, sb_decision_kind k, const 
 	free(t);
 	if (r->loc.file && r->loc.line)
 		fprintf(f, " at %s:%d", r->loc.file, r->loc.line);
+	if (r->call_name && r->call_loc.line)
+		fprintf(f, " (in %s, called at %s:%d)", r->call_name, r->call_loc.file, r->call_loc.line);
 	if (r->src_file)
 		fprintf(f, " (policy %s:%d)", r->src_file, r->src_line);
 	fputc('\n', f);
@@ -187,7 +186,16 @@ static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
 			sb_json_string(f, r->src_file);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"policy_line\":%d}", r->src_line);
+		fprintf(f, ",\"policy_line\":%d,\"call\":", r->src_line);
+		if (r->call_name && r->call_loc.line) {
+			fputs("{\"name\":", f);
+			sb_json_string(f, r->call_name);
+			fputs(",\"file\":", f);
+			sb_json_string(f, r->call_loc.file);
+			fprintf(f, ",\"line\":%d}}", r->call_loc.line);
+		} else {
+			fputs("null}", f);
+		}
 	} else {
 		fputs("null}", f);
 	}
@@ -315,10 +323,8 @@ static bool same_group(const change *a, const change *b)
 static void print_changes(diff_ctx *x)
 {
 	size_t n = x->ch->n;
-	bool *used = calloc(n ? n : 1, sizeof *used);
-	size_t *idx = calloc(n ? n : 1, sizeof *idx);
-	if (!used || !idx)
-		abort();
+	bool *used = xcalloc(n, sizeof *used);
+	size_t *idx = xcalloc(n, sizeof *idx);
 	/* Widening groups first, then narrowing; each in first-seen order. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
@@ -366,42 +372,51 @@ static void diff_usage(FILE *f)
 
 static int parse_diff_args(diff_opts *o, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { OPT_FORMAT = 256 };
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	const char *why;
+	sb_getopt_reset();
+	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			diff_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "-D")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "sbc diff: error: -D needs an argument\n");
-				return DX_ERROR;
+		case 'D':
+			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
+				fprintf(stderr, "sbc diff: error: -D '%s': %s\n", optarg, why);
+				return SB_EXIT_DIFF_ERROR;
 			}
-			if (!sb_parse_define(&o->defs, argv[++i], stderr))
-				return DX_ERROR;
-		} else if (!strncmp(a, "-D", 2)) {
-			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return DX_ERROR;
-		} else if (!strcmp(a, "--format=json") || !strcmp(a, "--format=text")) {
-			o->json = !strcmp(a, "--format=json");
-		} else if (!strcmp(a, "--format") && i + 1 < argc &&
-			   (!strcmp(argv[i + 1], "json") || !strcmp(argv[i + 1], "text"))) {
-			o->json = !strcmp(argv[++i], "json");
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbc diff: error: unknown option '%s' (see sbc diff --help)\n", a);
-			return DX_ERROR;
-		} else if (!o->old_file) {
-			o->old_file = a;
-		} else if (!o->new_file) {
-			o->new_file = a;
-		} else {
-			fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", a);
-			return DX_ERROR;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "sbc diff: error: unknown format '%s' (text or json)\n", optarg);
+				return SB_EXIT_DIFF_ERROR;
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		default:
+			fprintf(stderr, "sbc diff: error: %s (see sbc diff --help)\n",
+				sb_getopt_problem(c, argv, msg, sizeof msg));
+			return SB_EXIT_DIFF_ERROR;
 		}
+	}
+	if (optind < argc)
+		o->old_file = argv[optind++];
+	if (optind < argc)
+		o->new_file = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "sbc diff: error: two inputs only ('%s')\n", argv[optind]);
+		return SB_EXIT_DIFF_ERROR;
 	}
 	if (!o->new_file) {
 		fprintf(stderr, "sbc diff: error: give OLD and NEW\n");
 		diff_usage(stderr);
-		return DX_ERROR;
+		return SB_EXIT_DIFF_ERROR;
 	}
 	return -1;
 }
@@ -412,7 +427,7 @@ static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 	text_set ta = { 0 }, tb = { 0 };
 	collect_text(a, &ta);
 	collect_text(b, &tb);
-	int rc = DX_SAME;
+	int rc = SB_EXIT_DIFF_SAME;
 	for (int side = 0; side < 2; side++) {
 		const text_set *from = side ? &ta : &tb, *other = side ? &tb : &ta;
 		for (size_t i = 0; i < from->n; i++) {
@@ -421,7 +436,7 @@ static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 			/* An added allow, a removed deny, any changed form: may widen. */
 			int k = from->v[i].kind;
 			bool widen = k == TX_FORM || (side == 0 ? k == TX_ALLOW : k == TX_DENY);
-			rc = widen ? DX_WIDEN : (rc == DX_SAME ? DX_NARROW : rc);
+			rc = widen ? SB_EXIT_DIFF_WIDER : (rc == SB_EXIT_DIFF_SAME ? SB_EXIT_DIFF_NARROWER : rc);
 			const char *what = side == 0 ? "added" : "removed";
 			if (x->json) {
 				fputs(x->first_json ? "\n  " : ",\n  ", x->out);
@@ -453,7 +468,7 @@ int sb_cmd_diff(int argc, char **argv)
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}
-	rc = DX_ERROR;
+	rc = SB_EXIT_DIFF_ERROR;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
@@ -526,11 +541,11 @@ int sb_cmd_diff(int argc, char **argv)
 		fputs("{\"changes\":[", stdout);
 	print_changes(&x);
 	int trc = compare_text(ba, bb, &x);
-	if (trc == DX_WIDEN)
+	if (trc == SB_EXIT_DIFF_WIDER)
 		widen = true;
-	else if (trc == DX_NARROW)
+	else if (trc == SB_EXIT_DIFF_NARROWER)
 		narrow = true;
-	rc = widen ? DX_WIDEN : narrow ? DX_NARROW : DX_SAME;
+	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
 	if (o.json) {
 		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"params\":{",
 			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n);
@@ -545,7 +560,7 @@ int sb_cmd_diff(int argc, char **argv)
 			fputc(']', stdout);
 		}
 		fputs("}}\n", stdout);
-	} else if (rc != DX_SAME) {
+	} else if (rc != SB_EXIT_DIFF_SAME) {
 		if (has_forms(ba) || has_forms(bb))
 			printf("note: decisions compare the modelled rules only; forms sbc does not evaluate "
 			       "(import, macro calls, ...) are compared as text\n");

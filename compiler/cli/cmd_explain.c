@@ -3,6 +3,7 @@
  *
  * Exit status: 0 allow, 1 deny, 2 unknown, 3 error (bad arguments or an
  * input that does not load).  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include "compiler/common/path.h"
 #include "compiler/driver/sbpl_load.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/cmdline.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
-enum { EX_ALLOW = 0, EX_DENY = 1, EX_UNKNOWN = 2, EX_ERROR = 3 };
 
 typedef struct explain_opts {
 	const char *input;
@@ -45,60 +48,62 @@ static void explain_usage(FILE *f)
 /* Returns -1 to continue, else an exit status.  */
 static int parse_args(explain_opts *o, int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
-		const char *val = NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT };
+	static const struct option longopts[] = {
+		{ "op", required_argument, NULL, OPT_OP },
+		{ "path", required_argument, NULL, OPT_PATH },
+		{ "vnode", required_argument, NULL, OPT_VNODE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	const char *why;
+	sb_getopt_reset();
+	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			explain_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--op") || !strcmp(a, "--path") || !strcmp(a, "--vnode") || !strcmp(a, "-D") ||
-			   !strcmp(a, "--format")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "sbc explain: error: %s needs an argument\n", a);
-				return EX_ERROR;
+		case OPT_OP:
+			o->op_name = optarg;
+			break;
+		case OPT_PATH:
+			o->path_arg = optarg;
+			break;
+		case OPT_VNODE:
+			o->vnode_name = optarg;
+			break;
+		case 'D':
+			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
+				fprintf(stderr, "sbc explain: error: -D '%s': %s\n", optarg, why);
+				return SB_EXIT_EXPLAIN_ERROR;
 			}
-			val = argv[++i];
-		} else if (!strncmp(a, "--op=", 5) || !strncmp(a, "--path=", 7) || !strncmp(a, "--vnode=", 8) ||
-			   !strncmp(a, "--format=", 9)) {
-			val = strchr(a, '=') + 1;
-		} else if (!strncmp(a, "-D", 2)) {
-			if (!sb_parse_define(&o->defs, a + 2, stderr))
-				return EX_ERROR;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "sbc explain: error: unknown option '%s' (see sbc explain --help)\n", a);
-			return EX_ERROR;
-		} else if (!o->input) {
-			o->input = a;
-			continue;
-		} else {
-			fprintf(stderr, "sbc explain: error: one input only ('%s')\n", a);
-			return EX_ERROR;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", optarg);
+				return SB_EXIT_EXPLAIN_ERROR;
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		default:
+			fprintf(stderr, "sbc explain: error: %s (see sbc explain --help)\n",
+				sb_getopt_problem(c, argv, msg, sizeof msg));
+			return SB_EXIT_EXPLAIN_ERROR;
 		}
-		if (!strncmp(a, "--op", 4))
-			slot = &o->op_name;
-		else if (!strncmp(a, "--path", 6))
-			slot = &o->path_arg;
-		else if (!strncmp(a, "--vnode", 7))
-			slot = &o->vnode_name;
-		if (slot) {
-			*slot = val;
-		} else if (!strcmp(a, "-D")) {
-			if (!sb_parse_define(&o->defs, val, stderr))
-				return EX_ERROR;
-		} else if (!strcmp(val, "json") || !strcmp(val, "text")) {
-			o->json = !strcmp(val, "json");
-		} else {
-			fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", val);
-			return EX_ERROR;
-		}
+	}
+	if (optind < argc)
+		o->input = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "sbc explain: error: one input only ('%s')\n", argv[optind]);
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!o->input || !o->op_name || !o->path_arg) {
 		fprintf(stderr, "sbc explain: error: %s\n",
 			!o->input ? "no policy or profile given" : !o->op_name ? "--op is required" : "--path is required");
 		explain_usage(stderr);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	return -1;
 }
@@ -126,6 +131,16 @@ static void print_rule_json(FILE *f, const sb_rule *r)
 	sb_json_string(f, text);
 	fputs(",\"at\":", f);
 	print_loc_json(f, &r->loc);
+	fputs(",\"call\":", f);
+	if (r->call_name && r->call_loc.line) {
+		fputs("{\"name\":", f);
+		sb_json_string(f, r->call_name);
+		fputs(",\"at\":", f);
+		print_loc_json(f, &r->call_loc);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
 	fputs(",\"policy\":", f);
 	if (r->src_file) {
 		fputs("{\"file\":", f);
@@ -206,7 +221,11 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 	free(text);
 	if (strcmp(label, "rule") == 0)
 		fprintf(f, "  operation level: %s\n", sb_op_name(via));
-	if (r->loc.file && r->loc.line)
+	if (r->loc.file && r->loc.line && r->call_name && r->call_loc.line)
+		fprintf(f, "  at: %s:%d:%d (in the definition of %s)\n  called at: %s:%d:%d\n",
+			r->loc.file, r->loc.line, r->loc.col, r->call_name,
+			r->call_loc.file, r->call_loc.line, r->call_loc.col);
+	else if (r->loc.file && r->loc.line)
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
 	if (r->src_file)
 		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);
@@ -218,7 +237,7 @@ static char *alias_link(const char *path, const char *seen)
 	if (!strcmp(path, seen))
 		return NULL;
 	size_t n = strcspn(path + 1, "/") + 1;
-	return strndup(path, n);
+	return xstrndup(path, n);
 }
 
 static void print_link_text(FILE *f, const char *link, const char *seen, const sb_decision *ld)
@@ -283,7 +302,7 @@ int sb_cmd_explain(int argc, char **argv)
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}
-	rc = EX_ERROR;
+	rc = SB_EXIT_EXPLAIN_ERROR;
 	int op = sb_op_from_convenience(o.op_name);
 	unsigned vnode = 0;
 	if (op < 0)
@@ -293,14 +312,14 @@ int sb_cmd_explain(int argc, char **argv)
 				"read, write, stat, list, exec, create, delete)\n",
 			op < 0 ? "unknown" : "unmodelled", o.op_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!strcmp(o.op_name, "list"))
 		vnode = SB_VNODE_DIRECTORY;
 	if (o.vnode_name && !(vnode = sb_vnode_from_name(o.vnode_name))) {
 		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
 		sb_bindings_clear(&o.defs);
-		return EX_ERROR;
+		return SB_EXIT_EXPLAIN_ERROR;
 	}
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
@@ -334,7 +353,7 @@ int sb_cmd_explain(int argc, char **argv)
 			print_link_text(stdout, link, seen, &ld);
 	}
 	free(link);
-	rc = dec.kind == SB_DEC_ALLOW ? EX_ALLOW : dec.kind == SB_DEC_DENY ? EX_DENY : EX_UNKNOWN;
+	rc = dec.kind == SB_DEC_ALLOW ? SB_EXIT_EXPLAIN_ALLOW : dec.kind == SB_DEC_DENY ? SB_EXIT_EXPLAIN_DENY : SB_EXIT_EXPLAIN_UNKNOWN;
 out:
 	sb_diag_flush(d);
 	free(path);

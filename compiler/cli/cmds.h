@@ -1,5 +1,6 @@
 /* cmds.h - sbc subcommands implemented outside sbc_main.c.  Each takes the
- * arguments after the subcommand name and returns the process exit status.  */
+ * the command line from the subcommand's name on (argv[0] is "explain" or
+ * "diff") and returns the process exit status.  */
 #ifndef SB_CMDS_H
 #define SB_CMDS_H
 

@@ -1,7 +1,7 @@
 /* sbc_main.c - the sbc driver: compile, check, dump, and the explain/diff
  * subcommands.  Usage in usage() below and in docs/language.md.  */
-#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,10 @@
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/ir/ir.h"
 #include "compiler/common/path.h"
+#include "compiler/common/cmdline.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static void usage(FILE *out)
 {
@@ -41,35 +43,13 @@ static void usage(FILE *out)
 	      out);
 }
 
-static bool valid_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-			return false;
-	return true;
-}
-
 /* -D NAME=VALUE */
 static bool add_define(sbx_defines *defs, const char *arg)
 {
-	const char *eq = strchr(arg, '=');
-	if (!eq || !valid_name(arg, (size_t)(eq - arg))) {
-		fprintf(stderr, "sbc: error: -D expects NAME=VALUE with NAME a letter or '_' then letters, digits, '_': '%s'\n", arg);
-		return false;
-	}
-	if (sb_path_bad_char(eq + 1) >= 0) {
-		fprintf(stderr, "sbc: error: -D %.*s: the value contains a control character\n",
-			(int)(eq - arg), arg);
-		return false;
-	}
-	char *name = strndup(arg, (size_t)(eq - arg));
-	if (!name)
-		abort();
-	sb_bindings_set(defs, name, eq + 1);
-	free(name);
-	return true;
+	const char *why = sb_bindings_parse_define(defs, arg);
+	if (why)
+		fprintf(stderr, "sbc: error: -D '%s': %s\n", arg, why);
+	return !why;
 }
 
 static void dump_str(const sb_str *s, FILE *out)
@@ -123,36 +103,36 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 {
 	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
 	if (!pol)
-		return EXIT_INPUT;
+		return SB_EXIT_FAILURE;
 	if (o->dump_ast) {
 		sbx_policy_dump(pol, stdout);
 		sbx_policy_free(pol);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	int before = sb_diag_errors(d);
 	sb_check_all(pol, &o->defs, d);
 	if (sb_diag_errors(d) > before) {
 		sbx_policy_free(pol);
-		return EXIT_INPUT;
+		return SB_EXIT_FAILURE;
 	}
 	sb_profile *prof = sbx_lower(pol, &o->defs, d);
 	sbx_policy_free(pol);
 	if (!prof)
-		return EXIT_INPUT;
-	int rc = EXIT_OK;
+		return SB_EXIT_FAILURE;
+	int rc = SB_EXIT_OK;
 	if (o->dump_ir) {
 		dump_ir(prof, stdout);
 	} else {
 		size_t len = 0;
 		char *text = sb_emit_sbpl(prof, &len, d);
 		if (!text) {
-			rc = EXIT_INPUT;
+			rc = SB_EXIT_FAILURE;
 		} else if (!o->check) {
 			const char *out = o->out ? o->out : "-";
 			if (sb_write_atomic(out, text, len) != 0) {
 				sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot write '%s': %s", out,
 					       strerror(errno));
-				rc = EXIT_INPUT;
+				rc = SB_EXIT_FAILURE;
 			}
 		}
 		free(text);
@@ -163,86 +143,93 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 
 int main(int argc, char **argv)
 {
-	/* subcommands: cmd_explain.c, cmd_diff.c (cmds.h) */
+	/* subcommands: cmd_explain.c, cmd_diff.c (cmds.h); their argv[0] is
+	 * the subcommand's name, as getopt_long expects. */
 	if (argc > 1 && !strcmp(argv[1], "explain"))
-		return sb_cmd_explain(argc - 2, argv + 2);
+		return sb_cmd_explain(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "diff"))
-		return sb_cmd_diff(argc - 2, argv + 2);
+		return sb_cmd_diff(argc - 1, argv + 1);
 
 	options o = {.fmt = SB_FMT_TEXT};
-	o.files = calloc((size_t)argc, sizeof *o.files);
-	if (!o.files)
-		abort();
-	int rc = EXIT_OK;
-	bool only_files = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
-			o.files[o.nfiles++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			only_files = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	int rc = SB_EXIT_OK;
+	enum { OPT_CHECK = 256, OPT_DUMP_AST, OPT_DUMP_IR, OPT_FORMAT, OPT_VERSION };
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "dump-ast", no_argument, NULL, OPT_DUMP_AST },
+		{ "dump-ir", no_argument, NULL, OPT_DUMP_IR },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	sb_getopt_reset();
+	/* -W takes "error" as its argument: -Werror. */
+	for (int c; (c = getopt_long(argc, argv, ":ho:D:W:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			goto out;
-		} else if (!strcmp(a, "--version")) {
+		case OPT_VERSION:
 			printf("sbc %s\n", SB_VERSION);
 			goto out;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "-D")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "sbc: error: %s needs an argument\n", a);
-				rc = EXIT_USAGE;
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'D':
+			if (!add_define(&o.defs, optarg)) {
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
-			if (a[1] == 'o')
-				o.out = argv[++i];
-			else if (!add_define(&o.defs, argv[++i])) {
-				rc = EXIT_USAGE;
+			break;
+		case 'W':
+			if (strcmp(optarg, "error") != 0) {
+				fprintf(stderr, "sbc: error: unknown option '-W%s' (see sbc --help)\n", optarg);
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
-		} else if (!strncmp(a, "-D", 2)) {
-			if (!add_define(&o.defs, a + 2)) {
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		} else if (!strncmp(a, "-o", 2)) {
-			o.out = a + 2;
-		} else if (!strcmp(a, "--check")) {
-			o.check = true;
-		} else if (!strcmp(a, "-Werror")) {
 			o.werror = true;
-		} else if (!strcmp(a, "--dump-ast")) {
+			break;
+		case OPT_CHECK:
+			o.check = true;
+			break;
+		case OPT_DUMP_AST:
 			o.dump_ast = true;
-		} else if (!strcmp(a, "--dump-ir")) {
+			break;
+		case OPT_DUMP_IR:
 			o.dump_ir = true;
-		} else if (!strncmp(a, "--format=", 9)) {
-			const char *f = a + 9;
-			if (!strcmp(f, "text"))
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
 				o.fmt = SB_FMT_TEXT;
-			else if (!strcmp(f, "json"))
+			else if (!strcmp(optarg, "json"))
 				o.fmt = SB_FMT_JSON;
-			else if (!strcmp(f, "sarif"))
+			else if (!strcmp(optarg, "sarif"))
 				o.fmt = SB_FMT_SARIF;
 			else {
-				fprintf(stderr, "sbc: error: unknown format '%s' (text, json or sarif)\n", f);
-				rc = EXIT_USAGE;
+				fprintf(stderr, "sbc: error: unknown format '%s' (text, json or sarif)\n", optarg);
+				rc = SB_EXIT_USAGE;
 				goto out;
 			}
-		} else {
-			fprintf(stderr, "sbc: error: unknown option '%s' (see sbc --help)\n", a);
-			rc = EXIT_USAGE;
+			break;
+		default:
+			fprintf(stderr, "sbc: error: %s (see sbc --help)\n", sb_getopt_problem(c, argv, msg, sizeof msg));
+			rc = SB_EXIT_USAGE;
 			goto out;
 		}
 	}
+	o.files = argv + optind;
+	o.nfiles = (size_t)(argc - optind);
 	if (o.nfiles == 0 || (!o.check && o.nfiles > 1)) {
 		fprintf(stderr, o.nfiles ? "sbc: error: one policy file per compile (use --check for several)\n"
 					 : "sbc: error: no policy file given\n");
 		usage(stderr);
-		rc = EXIT_USAGE;
+		rc = SB_EXIT_USAGE;
 		goto out;
 	}
 	if (o.check && o.out) {
 		fprintf(stderr, "sbc: error: --check writes nothing; drop -o\n");
-		rc = EXIT_USAGE;
+		rc = SB_EXIT_USAGE;
 		goto out;
 	}
 
@@ -251,14 +238,13 @@ int main(int argc, char **argv)
 	sb_diag_auto_colour(d);
 	sb_diag_set_werror(d, o.werror);
 	for (size_t i = 0; i < o.nfiles; i++)
-		if (run_one(&o, o.files[i], d) != EXIT_OK)
-			rc = EXIT_INPUT;
+		if (run_one(&o, o.files[i], d) != SB_EXIT_OK)
+			rc = SB_EXIT_FAILURE;
 	if (sb_diag_errors(d))
-		rc = EXIT_INPUT;
+		rc = SB_EXIT_FAILURE;
 	sb_diag_flush(d);
 	sb_diag_free(d);
 out:
 	sb_bindings_clear(&o.defs);
-	free(o.files);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* diag.c - the diagnostics funnel: counting, text (GCC form with caret),
  * JSON and SARIF 2.1.0 rendering.  */
 #include "compiler/common/diag.h"
+#include "compiler/common/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -36,27 +37,9 @@ struct sb_diag {
 	int errors, warnings;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		abort();   /* out of memory: nothing sensible left to report */
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-	if (!p)
-		abort();
-	return p;
-}
-
 sb_diag *sb_diag_new(FILE *out, sb_diag_format fmt)
 {
-	sb_diag *d = calloc(1, sizeof *d);
-	if (!d)
-		abort();
+	sb_diag *d = xcalloc(1, sizeof *d);
 	d->out = out ? out : stderr;
 	d->fmt = fmt;
 	d->tool = xstrdup("sbc");
@@ -213,8 +196,7 @@ static void print_text(sb_diag *d, sb_severity sev, const sb_loc *loc, const cha
 static char *vformat(const char *fmt, va_list ap)
 {
 	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
+	s = xvasprintf(fmt, ap);
 	return s;
 }
 

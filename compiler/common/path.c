@@ -1,6 +1,7 @@
 /* path.c - lexical path rules, component-wise comparison, canonicalisation
  * and SBPL string escaping (see path.h).  */
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,9 +69,7 @@ char *sb_path_normalize(const char *p, const char **why)
 		return NULL;
 	}
 	size_t len = strlen(p);
-	char *out = malloc(len + 2);
-	if (!out)
-		return NULL;
+	char *out = xmalloc(len + 2);
 	size_t o = 0;
 	const char *s = p;
 	while (*s) {
@@ -125,24 +124,19 @@ bool sb_path_is_under_fold(const char *p, const char *root) { return under(p, ro
 
 char *sb_path_join(const char *base, const char *rel)
 {
-	char *out = NULL;
 	if (!rel || !*rel)
-		return strdup(base);
-	if (strcmp(base, "/") == 0) {
-		if (asprintf(&out, "/%s", rel) < 0)
-			return NULL;
-	} else if (asprintf(&out, "%s/%s", base, rel) < 0) {
-		return NULL;
-	}
-	return out;
+		return xstrdup(base);
+	if (strcmp(base, "/") == 0)
+		return xasprintf("/%s", rel);
+	return xasprintf("%s/%s", base, rel);
 }
 
 char *sb_path_dirname(const char *p)
 {
 	const char *slash = strrchr(p, '/');
 	if (!slash || slash == p)
-		return strdup("/");
-	return strndup(p, (size_t)(slash - p));
+		return xstrdup("/");
+	return xstrndup(p, (size_t)(slash - p));
 }
 
 char *sb_path_private_alias(const char *p)
@@ -150,13 +144,10 @@ char *sb_path_private_alias(const char *p)
 	static const char *const roots[] = { "/tmp", "/var", "/etc" };
 	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
 		if (sb_path_is_under(p, roots[i])) {
-			char *out = NULL;
-			if (asprintf(&out, "/private%s", p) < 0)
-				return NULL;
-			return out;
+			return xasprintf("/private%s", p);
 		}
 	}
-	return strdup(p);
+	return xstrdup(p);
 }
 
 char *sb_path_canon(const char *p)
@@ -184,9 +175,7 @@ char *sb_path_canon(const char *p)
 		errno = EINVAL;
 		return NULL;
 	}
-	char *parent = slash == p ? strdup("/") : strndup(p, (size_t)(slash - p));
-	if (!parent)
-		return NULL;
+	char *parent = slash == p ? xstrdup("/") : xstrndup(p, (size_t)(slash - p));
 	char *rp = realpath(parent, NULL);
 	free(parent);
 	if (!rp)
@@ -203,9 +192,7 @@ char *sb_sbpl_escape(const char *s)
 	size_t n = 0;
 	for (const char *p = s; *p; p++)
 		n += (*p == '\\' || *p == '"') ? 2 : 1;
-	char *out = malloc(n + 1);
-	if (!out)
-		return NULL;
+	char *out = xmalloc(n + 1);
 	char *o = out;
 	for (const char *p = s; *p; p++) {
 		if (*p == '\\' || *p == '"')

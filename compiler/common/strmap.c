@@ -1,5 +1,6 @@
 /* strmap.c - open-addressing hash map, FNV-1a, linear probing (strmap.h).  */
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,9 +32,7 @@ static char *key_copy(sb_strmap *m, const void *key, size_t len)
 	chunk *c = m->keys;
 	if (!c || c->cap - c->used < len + 1) {
 		size_t cap = len + 1 > 60000 ? len + 1 : 60000;
-		c = malloc(sizeof *c + cap);
-		if (!c)
-			abort();
+		c = xmalloc(sizeof *c + cap);
 		c->next = m->keys;
 		c->used = 0;
 		c->cap = cap;
@@ -57,13 +56,9 @@ static uint64_t hash_of(const void *key, size_t len)
 
 sb_strmap *sb_strmap_new(void)
 {
-	sb_strmap *m = calloc(1, sizeof *m);
-	if (!m)
-		abort();
+	sb_strmap *m = xcalloc(1, sizeof *m);
 	m->cap = 16;
-	m->v = calloc(m->cap, sizeof *m->v);
-	if (!m->v)
-		abort();
+	m->v = xcalloc(m->cap, sizeof *m->v);
 	return m;
 }
 
@@ -91,9 +86,7 @@ static slot *find(slot *v, size_t cap, const void *key, size_t len, uint64_t h)
 static void grow(sb_strmap *m)
 {
 	size_t cap = m->cap * 2;
-	slot *v = calloc(cap, sizeof *v);
-	if (!v)
-		abort();
+	slot *v = xcalloc(cap, sizeof *v);
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->v[i].key)
 			*find(v, cap, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];

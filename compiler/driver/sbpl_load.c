@@ -9,6 +9,7 @@
 #include "compiler/check/check.h"
 #include "compiler/common/path.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/xalloc.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -16,10 +17,32 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static const char *const samples_tab[][2] = {
+	{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
+};
+
+/* What a profile is evaluated with (sbpl_scheme.h): the -D values and the
+ * sample HOME, WORKSPACE and TMPDIR, the values sb_eval_bindings() binds
+ * its params to afterwards, so conditions and rules agree.  */
+static void evaluation_params(const sb_bindings *defs, sb_bindings *out)
+{
+	for (size_t i = 0; i < defs->n; i++)
+		if (!defs->v[i].is_list && defs->v[i].nvalues == 1)
+			sb_bindings_set(out, defs->v[i].name, defs->v[i].values[0]);
+	for (size_t k = 0; k < 3; k++)
+		if (!sb_bindings_get(out, samples_tab[k][0]))
+			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);
+}
+
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d)
 {
-	if (!ends_with(file, ".sbx"))
-		return sb_sbpl_read_file_ex(file, d, SB_READ_CONDITIONALS);
+	if (!ends_with(file, ".sbx")) {
+		sb_bindings params = { 0 };
+		evaluation_params(defs, &params);
+		sb_profile *p = sb_sbpl_read_file_bound(file, d, SB_READ_CONDITIONALS, &params);
+		sb_bindings_clear(&params);
+		return p;
+	}
 	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
 	if (!pol)
 		return NULL;
@@ -34,12 +57,8 @@ sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *
 
 static void split_list(sb_bindings *out, const char *name, const char *value)
 {
-	char *copy = strdup(value);
-	if (!copy)
-		abort();
-	const char **items = calloc(strlen(value) + 1, sizeof *items);
-	if (!items)
-		abort();
+	char *copy = xstrdup(value);
+	const char **items = xcalloc(strlen(value) + 1, sizeof *items);
 	size_t n = 0;
 	for (char *save = NULL, *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
 		items[n++] = tok;
@@ -56,8 +75,7 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 	for (size_t i = 0; i < defs->n; i++) {
 		const sb_binding *bd = &defs->v[i];
 		char *list_name = NULL;
-		if (asprintf(&list_name, "%s*", bd->name) < 0)
-			abort();
+		list_name = xasprintf("%s*", bd->name);
 		bool is_list = bd->is_list;
 		for (size_t k = 0; k < n; k++)
 			if (!strcmp(params[k], list_name))
@@ -79,16 +97,11 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		const char *name = h + 3, *eq = strchr(name, '=');
 		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
 			continue;
-		char *nm = strndup(name, (size_t)(eq - name));
-		if (!nm)
-			abort();
+		char *nm = xstrndup(name, (size_t)(eq - name));
 		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
 			sb_bindings_set(out, nm, eq + 1);
 		free(nm);
 	}
-	static const char *const samples_tab[][2] = {
-		{ "HOME", SB_SAMPLE_HOME }, { "WORKSPACE", SB_SAMPLE_WORKSPACE }, { "TMPDIR", SB_SAMPLE_TMPDIR },
-	};
 	for (size_t k = 0; k < 3; k++)
 		if (!sb_bindings_get(out, samples_tab[k][0])) {
 			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);
@@ -98,9 +111,7 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 	for (size_t k = 0; k < n; k++) {
 		size_t len = strlen(params[k]);
 		if (len > 1 && params[k][len - 1] == '*' && !strstr(params[k], "..")) {
-			char *base = strndup(params[k], len - 1);
-			if (!base)
-				abort();
+			char *base = xstrndup(params[k], len - 1);
 			if (!sb_bindings_get(out, base)) {
 				sb_bindings_set_list(out, base, NULL, 0);
 				if (samples)
@@ -111,35 +122,6 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		free(params[k]);
 	}
 	free(params);
-}
-
-static bool valid_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-			return false;
-	return true;
-}
-
-bool sb_parse_define(sb_bindings *defs, const char *arg, FILE *err)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || !valid_name(arg, (size_t)(eq - arg))) {
-		fprintf(err, "sbc: error: -D expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_'): '%s'\n", arg);
-		return false;
-	}
-	if (sb_path_bad_char(eq + 1) >= 0) {
-		fprintf(err, "sbc: error: -D %.*s: the value contains a control character\n", (int)(eq - arg), arg);
-		return false;
-	}
-	char *name = strndup(arg, (size_t)(eq - arg));
-	if (!name)
-		abort();
-	sb_bindings_set(defs, name, eq + 1);
-	free(name);
-	return true;
 }
 
 char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
@@ -154,9 +136,7 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 		size_t n = 1;
 		while (isalnum((unsigned char)arg[n]) || arg[n] == '_')
 			n++;
-		char *name = strndup(arg + 1, n - 1);
-		if (!name)
-			abort();
+		char *name = xstrndup(arg + 1, n - 1);
 		bd = sb_bindings_get(b, name);
 		free(name);
 		rest = arg + n;
@@ -170,8 +150,7 @@ char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)
 			*why = "HOME is not bound";
 			return NULL;
 		}
-		if (asprintf(&expanded, "%s%s", bd->values[0], rest) < 0)
-			abort();
+		expanded = xasprintf("%s%s", bd->values[0], rest);
 		arg = expanded;
 	}
 	char *norm = NULL;

@@ -29,10 +29,6 @@ sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *
 void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings *out,
 		      sb_bindings *samples);
 
-/* Parse one -D argument ("NAME=VALUE") into defs; false (with a message on
- * `err`) when malformed.  */
-bool sb_parse_define(sb_bindings *defs, const char *arg, FILE *err);
-
 /* A user-given query path: "~" or "$HOME", "$WORKSPACE", "$TMPDIR" (or any
  * bound name) at the start are replaced from `b`, then the path is
  * normalised lexically.  NULL (with *why) when it is not absolute or has

@@ -10,6 +10,7 @@
 #include "compiler/common/path.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
@@ -58,9 +59,7 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **u
 	switch (s->kind) {
 	case SB_STR_LIT: {
 		size_t n = strlen(s->text);
-		char *v = realloc(*out, *len + n + 1);
-		if (!v)
-			abort();
+		char *v = xrealloc(*out, *len + n + 1);
 		memcpy(v + *len, s->text, n + 1);
 		*out = v;
 		*len += n;
@@ -82,9 +81,7 @@ static fcache *prepare(sb_filter *f)
 {
 	if (f->cache)
 		return f->cache;
-	fcache *c = calloc(1, sizeof *c);
-	if (!c)
-		abort();
+	fcache *c = xcalloc(1, sizeof *c);
 	if (f->arg && f->arg->kind == SB_STR_LIT) {
 		c->str = f->arg->text;
 		c->len = strlen(c->str);
@@ -454,9 +451,7 @@ static void ilist_push(ilist *l, size_t i)
 		return;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = realloc(l->v, l->cap * sizeof *l->v);
-		if (!l->v)
-			abort();
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
 	}
 	l->v[l->n++] = i;
 }
@@ -467,9 +462,7 @@ static ilist *bucket(sb_strmap *m, const char *s, size_t n, bool create)
 	if (!v)
 		return NULL;
 	if (!*v) {
-		*v = calloc(1, sizeof(ilist));
-		if (!*v)
-			abort();
+		*v = xcalloc(1, sizeof(ilist));
 	}
 	return *v;
 }
@@ -502,9 +495,7 @@ static sb_strmap *filter_map(sb_eval_index *ix, sb_filter *f, fcache **c)
 
 sb_eval_index *sb_eval_index_new(const sb_profile *p)
 {
-	sb_eval_index *ix = calloc(1, sizeof *ix);
-	if (!ix)
-		abort();
+	sb_eval_index *ix = xcalloc(1, sizeof *ix);
 	ix->p = p;
 	ix->literal = sb_strmap_new();
 	ix->subpath = sb_strmap_new();
@@ -584,9 +575,7 @@ static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 				ilist_push(&ix->cands, l->v[i]);
 		if (qlen + 1 > ix->lastcap) {
 			ix->lastcap = qlen + 1;
-			ix->last = realloc(ix->last, ix->lastcap);
-			if (!ix->last)
-				abort();
+			ix->last = xrealloc(ix->last, ix->lastcap);
 		}
 		memcpy(ix->last, q, qlen + 1);
 	}

@@ -5,24 +5,20 @@
 #include <string.h>
 
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 static void push(sb_probes *ps, const char *path)
 {
-	char **v = realloc(ps->paths, (ps->n + 1) * sizeof *v);
-	if (!v)
-		abort();
+	char **v = xrealloc(ps->paths, (ps->n + 1) * sizeof *v);
 	ps->paths = v;
-	v[ps->n] = strdup(path);
-	if (!v[ps->n])
-		abort();
+	v[ps->n] = xstrdup(path);
 	ps->n++;
 }
 
 static void push_join(sb_probes *ps, const char *base, const char *suffix)
 {
 	char *s = NULL;
-	if (asprintf(&s, "%s%s", strcmp(base, "/") ? base : "", suffix) < 0)
-		abort();
+	s = xasprintf("%s%s", strcmp(base, "/") ? base : "", suffix);
 	push(ps, s);
 	free(s);
 }
@@ -34,9 +30,7 @@ void sb_probes_add_path(sb_probes *ps, const char *raw)
 	const char *why;
 	char *p = sb_path_normalize(raw, &why);
 	if (!p)
-		p = strdup(raw); /* ".." kept as written: never matches anyway */
-	if (!p)
-		abort();
+		p = xstrdup(raw); /* ".." kept as written: never matches anyway */
 	char *forms[2] = { p, sb_path_private_alias(p) };
 	/* The non-/private spelling of a /private path, so /tmp rules are seen. */
 	char *short_form = NULL;
@@ -44,7 +38,7 @@ void sb_probes_add_path(sb_probes *ps, const char *raw)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(roots[i]);
 		if (!strncmp(p, roots[i], n) && (p[n] == '\0' || p[n] == '/'))
-			short_form = strdup(p + 8);
+			short_form = xstrdup(p + 8);
 	}
 	for (size_t f = 0; f < 2; f++) {
 		const char *q = forms[f];
@@ -72,9 +66,7 @@ char *sb_regex_literal_prefix(const char *re)
 	if (re[0] != '^' || re[1] != '/')
 		return NULL;
 	size_t n = strlen(re);
-	char *out = malloc(n + 1);
-	if (!out)
-		abort();
+	char *out = xmalloc(n + 1);
 	size_t k = 0;
 	for (size_t i = 1; i < n; i++) {
 		char c = re[i];

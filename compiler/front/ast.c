@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/front/ast.h"
+#include "compiler/common/xalloc.h"
 
 void sbx_policy_free(sbx_policy *p)
 {
@@ -49,25 +50,22 @@ static void dump_target(const sbx_target *t, FILE *out)
 	if (t->exact)
 		fputs("exactly ", out);
 	char *text = NULL;
-	int rc = 0;
 	switch (t->base) {
 	case SBX_BASE_ABS:
-		rc = asprintf(&text, "%s", t->rel);
+		text = xasprintf("%s", t->rel);
 		break;
 	case SBX_BASE_HOME:
-		rc = t->rel[0] ? asprintf(&text, "~/%s", t->rel) : asprintf(&text, "home");
+		text = t->rel[0] ? xasprintf("~/%s", t->rel) : xstrdup("home");
 		break;
 	case SBX_BASE_WORKSPACE:
 	case SBX_BASE_TMPDIR:
-		rc = asprintf(&text, "%s%s%s", roots[t->base], t->rel[0] ? "/" : "", t->rel);
+		text = xasprintf("%s%s%s", roots[t->base], t->rel[0] ? "/" : "", t->rel);
 		break;
 	case SBX_BASE_PARAM:
 	case SBX_BASE_LIST:
-		rc = asprintf(&text, "$%s%s%s", t->name, t->rel[0] ? "/" : "", t->rel);
+		text = xasprintf("$%s%s%s", t->name, t->rel[0] ? "/" : "", t->rel);
 		break;
 	}
-	if (rc < 0)
-		abort();
 	if (needs_quotes(text) && (t->base == SBX_BASE_ABS || t->base == SBX_BASE_HOME))
 		dump_quoted(text, out);
 	else

@@ -13,6 +13,7 @@
 #include "compiler/front/ast.h"
 #include "compiler/front/parse_ctx.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 #include "policy_parser.h"
 #include "policy_lexer.h"
 
@@ -32,22 +33,6 @@ struct sbx_shared {
 	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
 	int nstack;
 };
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		abort();
-	return p;
-}
 
 void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char *fmt, ...)
 {
@@ -102,9 +87,7 @@ sbx_tvec *sbx_tvec_add(sbx_tvec *v, sbx_target *t)
 		v->v = NULL;
 		v->n = 0;
 	}
-	sbx_target *nv = realloc(v->v, (v->n + 1) * sizeof *nv);
-	if (!nv)
-		abort();
+	sbx_target *nv = xrealloc(v->v, (v->n + 1) * sizeof *nv);
 	v->v = nv;
 	v->v[v->n++] = *t;
 	free(t);
@@ -150,8 +133,7 @@ static bool list_declared(const struct sbx_shared *sh, const char *name)
 static char *normal_rel(sbx_pctx *c, const char *rel, const char *whole, const sb_loc *loc)
 {
 	char *abs;
-	if (asprintf(&abs, "/%s", rel) < 0)
-		abort();
+	abs = xasprintf("/%s", rel);
 	const char *why = NULL;
 	char *n = sb_path_normalize(abs, &why);
 	free(abs);
@@ -290,9 +272,7 @@ static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 	sbx_policy *p = sh->pol;
 	if (p->nstmts == sh->cap) {
 		sh->cap = sh->cap ? 2 * sh->cap : 16;
-		sbx_stmt *nv = realloc(p->stmts, sh->cap * sizeof *nv);
-		if (!nv)
-			abort();
+		sbx_stmt *nv = xrealloc(p->stmts, sh->cap * sizeof *nv);
 		p->stmts = nv;
 	}
 	sbx_stmt *s = &p->stmts[p->nstmts++];
@@ -329,9 +309,7 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 		return;
 	}
 	if (!list_declared(sh, name)) {
-		char **nv = realloc(sh->lists, (sh->nlists + 1) * sizeof *nv);
-		if (!nv)
-			abort();
+		char **nv = xrealloc(sh->lists, (sh->nlists + 1) * sizeof *nv);
 		sh->lists = nv;
 		sh->lists[sh->nlists++] = xstrdup(name);
 	}
@@ -394,9 +372,7 @@ static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *
 				return NULL;
 			}
 			cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb)
-				abort();
+			char *nb = xrealloc(buf, cap);
 			buf = nb;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
@@ -420,7 +396,7 @@ static void parse_text(sbx_pctx *c, const char *text, size_t len)
 {
 	yyscan_t scanner;
 	if (sbx_yylex_init_extra(c, &scanner))
-		abort();
+		sb_out_of_memory();   /* its only failure is ENOMEM */
 	YY_BUFFER_STATE buf = sbx_yy_scan_bytes(text, (int)len, scanner);
 	c->line = 1;
 	c->col = 1;
@@ -450,8 +426,7 @@ static char *join_name(const char *dir, const char *name)
 	char *out;
 	if (name[0] == '/' || !dir[0])
 		return xstrdup(name);
-	if (asprintf(&out, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name) < 0)
-		abort();
+	out = xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
 	return out;
 }
 

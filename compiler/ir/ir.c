@@ -2,35 +2,13 @@
  * and the macOS list expansion (see ir.h).  */
 #include "compiler/ir/ir.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/common/path.h"
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();   /* out of memory: the tools cannot continue meaningfully */
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		abort();
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-	if (!p)
-		abort();
-	return p;
-}
+#include "compiler/common/xalloc.h"
 
 #define PUSH(arr, n, item)                                                  \
 	do {                                                                \
@@ -227,6 +205,8 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 	c->src_file = r->src_file;
 	c->src_line = r->src_line;
 	c->note = r->note;
+	c->call_loc = r->call_loc;
+	c->call_name = r->call_name;
 	return c;
 }
 
@@ -368,6 +348,29 @@ void sb_bindings_clear(sb_bindings *b)
 	b->n = 0;
 }
 
+static bool is_param_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+const char *sb_bindings_parse_define(sb_bindings *b, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || !is_param_name(arg, (size_t)(eq - arg)))
+		return "expects NAME=VALUE (NAME: a letter or '_', then letters, digits, '_')";
+	if (sb_path_bad_char(eq + 1) >= 0)
+		return "the value contains a control character";
+	char *name = xstrndup(arg, (size_t)(eq - arg));
+	sb_bindings_set(b, name, eq + 1);
+	free(name);
+	return NULL;
+}
+
 /* ---- param expansion ---- */
 
 typedef struct strlist {
@@ -409,9 +412,7 @@ static void ancestors_between(const char *top, const char *leaf, strlist *out)
 	size_t start = strcmp(top, "/") == 0 ? 0 : strlen(top);
 	for (size_t i = start + 1; leaf[i]; i++)
 		if (leaf[i] == '/') {
-			char *dir = strndup(leaf, i);
-			if (!dir)
-				abort();
+			char *dir = xstrndup(leaf, i);
 			strlist_add(out, dir);
 			free(dir);
 		}
@@ -430,9 +431,7 @@ static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 		return true;
 	}
 	if (dots) {
-		char *top_name = strndup(name, (size_t)(dots - name));
-		if (!top_name)
-			abort();
+		char *top_name = xstrndup(name, (size_t)(dots - name));
 		strlist tops = { 0 }, leaves = { 0 };
 		bool ok = !is_list_name(top_name) && param_values(top_name, b, &tops) &&
 			  param_values(dots + 2, b, &leaves);
@@ -445,9 +444,7 @@ static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 		return ok;
 	}
 	bool list = is_list_name(name);
-	char *base = strndup(name, strlen(name) - (list ? 1 : 0));
-	if (!base)
-		abort();
+	char *base = xstrndup(name, strlen(name) - (list ? 1 : 0));
 	const sb_binding *bd = sb_bindings_get(b, base);
 	free(base);
 	if (!bd || (!list && bd->nvalues != 1))
@@ -500,8 +497,7 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 			char *name = NULL;
 			const char *n = s->text;
 			size_t nl = strlen(n) - (is_list_name(n) ? 1 : 0);
-			if (asprintf(&name, "%.*s_%zu", (int)nl, n, index + 1) < 0)
-				abort();
+			name = xasprintf("%.*s_%zu", (int)nl, n, index + 1);
 			add_define(x, name, elem);
 			sb_str *r = sb_str_param(name);
 			free(name);
@@ -605,6 +601,8 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 			sb_rule_add_modifier(nr, r->modifiers[j]);
 		nr->src_file = r->src_file;
 		nr->src_line = r->src_line;
+		nr->call_loc = r->call_loc;
+		nr->call_name = r->call_name;
 		filterlist fl = { 0 };
 		for (size_t j = 0; j < r->nfilters; j++)
 			expand_filter(x, r->filters[j], &fl, true);

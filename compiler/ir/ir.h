@@ -157,6 +157,12 @@ typedef struct sb_rule {
 	/* Why the compiler added or adjusted this rule, emitted as a comment
 	 * after the origin; a static string (not owned), or NULL.  */
 	const char *note;
+	/* For a rule an SBPL procedure made ((define (allow-fonts) (allow ...))):
+	 * where the outermost procedure call is and the procedure's name
+	 * (interned in the sb_diag); `loc` is then the (allow ...) form in the
+	 * definition.  line 0 / NULL otherwise.  Never emitted.  */
+	sb_loc call_loc;
+	const char *call_name;
 } sb_rule;
 
 sb_rule *sb_rule_new(sb_action action, sb_loc loc);
@@ -213,6 +219,11 @@ void sb_bindings_set(sb_bindings *b, const char *name, const char *value);
 void sb_bindings_set_list(sb_bindings *b, const char *name, const char *const *values, size_t n);
 const sb_binding *sb_bindings_get(const sb_bindings *b, const char *name);
 void sb_bindings_clear(sb_bindings *b);
+/* The one parser of a -D argument, for every command: NAME=VALUE with NAME
+ * a letter or '_' then letters, digits, '_', and VALUE free of control
+ * characters.  Binds it in `b` and returns NULL, or returns why it is
+ * malformed (a static string) and binds nothing.  */
+const char *sb_bindings_parse_define(sb_bindings *b, const char *arg);
 
 /* Return a copy of `p` with every param replaced by its bound value, list
  * params expanded one filter per element (a rule whose filters all vanish

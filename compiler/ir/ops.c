@@ -134,6 +134,10 @@ static const char *const other_ops[] = {
 	"process-info-rusage",
 	"process-info-setcontrol",
 	"pseudo-tty",
+	"syscall*",        /* macOS 10.15+ (Chromium's common.sb) */
+	"syscall-mach",
+	"syscall-mig",
+	"syscall-unix",
 	"sysctl*",
 	"sysctl-read",
 	"sysctl-write",

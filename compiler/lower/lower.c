@@ -17,6 +17,7 @@
 #include "compiler/front/ast.h"
 #include "compiler/common/path.h"
 #include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
 
 static bool op_is_ancestor(sb_op anc, sb_op op)
 {
@@ -77,27 +78,6 @@ typedef struct {
 	lower_index ix;
 } lower_ctx;
 
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *out;
-	va_start(ap, fmt);
-	int rc = vasprintf(&out, fmt, ap);
-	va_end(ap);
-	if (rc < 0)
-		abort();
-	return out;
-}
-
 /* ---- string expressions for targets ---- */
 
 /* A static absolute path as the kernel sees it (/tmp -> /private/tmp).  */
@@ -147,9 +127,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 				if (!v)
 					continue;
 				char *joined = sb_path_join(v, rel);
-				*out = realloc(*out, (*nout + 1) * sizeof **out);
-				if (!*out)
-					abort();
+				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 				(*out)[(*nout)++] = static_str(joined);
 				free(joined);
 				free(v);
@@ -167,9 +145,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		free(suffix);
 		s = sb_str_append(parts, 2);
 	}
-	*out = realloc(*out, (*nout + 1) * sizeof **out);
-	if (!*out)
-		abort();
+	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 	(*out)[(*nout)++] = s;
 }
 
@@ -179,9 +155,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 	size_t n = 0;
 	switch (t->base) {
 	case SBX_BASE_ABS:
-		strs = malloc(sizeof *strs);
-		if (!strs)
-			abort();
+		strs = xmalloc(sizeof *strs);
 		strs[n++] = static_str(t->rel);
 		break;
 	case SBX_BASE_HOME:
@@ -316,9 +290,7 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 	size_t n = 3 + bn + 1 + sn;
 	if (n > ix->keycap) {
 		ix->keycap = n * 2;
-		ix->key = realloc(ix->key, ix->keycap);
-		if (!ix->key)
-			abort();
+		ix->key = xrealloc(ix->key, ix->keycap);
 	}
 	ix->key[0] = tag;
 	ix->key[1] = (char)(op + 1);
@@ -360,9 +332,7 @@ static size_t min_found(size_t a, size_t b)
 static size_t prefix_cuts(const char *s, size_t **cut)
 {
 	size_t n = strlen(s), k = 0;
-	*cut = malloc((n + 1) * sizeof **cut);
-	if (!*cut)
-		abort();
+	*cut = xmalloc((n + 1) * sizeof **cut);
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == '/')
 			(*cut)[k++] = i;
@@ -411,9 +381,7 @@ static void region_set(lower_index *ix, const char *base, const char *suffix, si
 	void **v = sb_strmap_slot(ix->region, k, len, true);
 	if (*v)
 		return;
-	region_at *at = malloc(sizeof *at);
-	if (!at)
-		abort();
+	region_at *at = xmalloc(sizeof *at);
 	at->e = e;
 	at->f = f;
 	*v = at;
@@ -448,10 +416,8 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 			seen = !strcmp(ix->param_regions[i].param, k.param);
 		if (seen)
 			continue;
-		ix->param_regions = realloc(ix->param_regions,
-					    (ix->nparam_regions + 1) * sizeof *ix->param_regions);
-		if (!ix->param_regions)
-			abort();
+		ix->param_regions = xrealloc(ix->param_regions,
+					     (ix->nparam_regions + 1) * sizeof *ix->param_regions);
 		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
 	}
 }
@@ -643,9 +609,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		for (size_t i = rn + 1; t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
-			char *prefix = strndup(t.suffix, i);
-			if (!prefix)
-				abort();
+			char *prefix = xstrndup(t.suffix, i);
 			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
 			free(prefix);
 		}
@@ -666,9 +630,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
-			char *prefix = strndup(t.suffix, i);
-			if (!prefix)
-				abort();
+			char *prefix = xstrndup(t.suffix, i);
 			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
 			free(prefix);
 		}
@@ -694,9 +656,7 @@ static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, 
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
-		*v = realloc(*v, *cap * sizeof **v);
-		if (!*v)
-			abort();
+		*v = xrealloc(*v, *cap * sizeof **v);
 	}
 	(*v)[(*n)++] = (anc_call){e, f, j};
 }
@@ -843,9 +803,7 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++)
 		len += strlen(params[i]) + 1;
-	char *list = calloc(1, len + 8);
-	if (!list)
-		abort();
+	char *list = xcalloc(1, len + 8);
 	for (size_t i = 0; i < n; i++) {
 		strcat(list, i ? " " : "");
 		strcat(list, params[i]);

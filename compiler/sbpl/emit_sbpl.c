@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 typedef struct {
 	FILE *out;
@@ -139,8 +140,7 @@ static void emit_rule(emitter *e, const sb_rule *r)
 {
 	if (r->src_file) {
 		char *c;
-		if (asprintf(&c, "%s:%d", r->src_file, r->src_line) < 0)
-			abort();
+		c = xasprintf("%s:%d", r->src_file, r->src_line);
 		emit_comment(e, c);
 		free(c);
 	}
@@ -182,9 +182,7 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 {
 	char *buf = NULL;
 	size_t size = 0;
-	emitter e = {.out = open_memstream(&buf, &size), .d = d};
-	if (!e.out)
-		abort();
+	emitter e = {.out = xopen_memstream(&buf, &size), .d = d};
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
 	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);
@@ -242,11 +240,8 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		return close(dfd);
 	}
 	const char *slash = strrchr(path, '/');
-	char *tmp;
-	int rc = slash ? asprintf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-		       : asprintf(&tmp, ".%s.XXXXXX", path);
-	if (rc < 0)
-		return -1;
+	char *tmp = slash ? xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+			  : xasprintf(".%s.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		free(tmp);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/sbpl/sbpl_read.h"
+#include "compiler/common/xalloc.h"
 
 static void put_quoted(FILE *f, const char *s)
 {
@@ -97,9 +98,7 @@ static char *render(void (*fn)(FILE *, const void *), const void *x)
 {
 	char *out = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	if (!f)
-		abort();
+	FILE *f = xopen_memstream(&out, &len);
 	fn(f, x);
 	fclose(f);
 	return out;

@@ -7,25 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/xalloc.h"
 
-enum { MAX_DEFINE_DEPTH = 16, MAX_COND_DEPTH = 16 };
-
-/* A `(define NAME <string expression>)` seen so far.  */
-typedef struct str_define {
-	const char *name;
-	const sx_node *value;
-} str_define;
+enum { MAX_STR_DEPTH = 16, MAX_COND_DEPTH = 16 };
 
 typedef struct conv {
 	sb_diag *d;
 	sx_doc *doc;
 	sb_profile *p;
 	int errors;
-	str_define *defs;
-	size_t ndefs;
-	char **fn_defs;          /* names of defined functions */
-	size_t nfn_defs;
 	size_t next_comment;     /* scan position in doc->comments */
 	unsigned flags;          /* SB_READ_* */
 	char *conds[MAX_COND_DEPTH]; /* enclosing if/when/unless conditions */
@@ -45,36 +37,16 @@ static void form_warn(conv *c, const sx_node *n, const char *code, const char *f
 	sb_diag_report(c->d, SB_SEV_WARNING, &n->loc, code, fmt, arg ? arg : "");
 }
 
-static const sx_node *find_define(const conv *c, const char *name)
-{
-	for (size_t i = c->ndefs; i-- > 0;)
-		if (!strcmp(c->defs[i].name, name))
-			return c->defs[i].value;
-	return NULL;
-}
-
-static bool is_fn_define(const conv *c, const char *name)
-{
-	for (size_t i = 0; i < c->nfn_defs; i++)
-		if (!strcmp(c->fn_defs[i], name))
-			return true;
-	return false;
-}
-
 /* ---- string expressions ---- */
 
 static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 {
-	if (depth > MAX_DEFINE_DEPTH)
+	if (depth > MAX_STR_DEPTH)
 		return NULL;
 	if (n->kind == SX_STRING) {
 		if (strstr(n->text, "${"))
 			return NULL; /* "${HOME}" expansion: unverified, kept opaque */
 		return sb_str_lit(n->text);
-	}
-	if (n->kind == SX_SYMBOL) {
-		const sx_node *v = find_define(c, n->text);
-		return v ? conv_str(c, v, depth + 1) : NULL;
 	}
 	const char *head = sx_head(n);
 	if (!head)
@@ -84,9 +56,7 @@ static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 		return sb_str_param(n->kids[1]->text);
 	if (!strcmp(head, "string-append")) {
 		size_t np = n->nkids - 1;
-		sb_str **parts = calloc(np ? np : 1, sizeof *parts);
-		if (!parts)
-			abort();
+		sb_str **parts = xcalloc(np ? np : 1, sizeof *parts);
 		for (size_t i = 0; i < np; i++) {
 			parts[i] = conv_str(c, n->kids[i + 1], depth + 1);
 			if (!parts[i]) {
@@ -228,9 +198,7 @@ static sb_filter_kind path_kind(const char *head, bool *ok)
 static sb_filter *logic_filter(conv *c, sb_filter_kind kind, const sx_node *n)
 {
 	size_t nk = n->nkids - 1;
-	sb_filter **kids = calloc(nk ? nk : 1, sizeof *kids);
-	if (!kids)
-		abort();
+	sb_filter **kids = xcalloc(nk ? nk : 1, sizeof *kids);
 	for (size_t i = 0; i < nk; i++)
 		kids[i] = conv_filter(c, n->kids[i + 1]);
 	sb_filter *f = sb_filter_logic(kind, kids, nk, n->loc);
@@ -249,14 +217,10 @@ static sb_filter *ancestors_filter(conv *c, const sx_node *n)
 	}
 	const char *p = s->text;
 	size_t len = strlen(p), nk = 0;
-	sb_filter **kids = calloc(len + 1, sizeof *kids);
-	if (!kids)
-		abort();
+	sb_filter **kids = xcalloc(len + 1, sizeof *kids);
 	for (size_t i = 1; i < len; i++)
 		if (p[i] == '/' || i == 1) {
-			char *anc = strndup(p, p[i] == '/' ? i : 1);
-			if (!anc)
-				abort();
+			char *anc = xstrndup(p, p[i] == '/' ? i : 1);
 			kids[nk++] = sb_filter_path(SB_F_LITERAL, sb_str_lit(anc), n->loc);
 			free(anc);
 		}
@@ -283,9 +247,7 @@ static sb_filter *conv_filter(conv *c, const sx_node *n)
 		if (n->nkids == 2)
 			return path_filter_one(c, kind, n, n->kids[1]);
 		size_t nk = n->nkids - 1;
-		sb_filter **kids = calloc(nk, sizeof *kids);
-		if (!kids)
-			abort();
+		sb_filter **kids = xcalloc(nk, sizeof *kids);
 		for (size_t i = 0; i < nk; i++)
 			kids[i] = path_filter_one(c, kind, n, n->kids[i + 1]);
 		sb_filter *f = sb_filter_logic(SB_F_REQUIRE_ANY, kids, nk, n->loc);
@@ -351,7 +313,7 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 		return;
 	}
 	const char *head = sx_head(n);
-	bool flatten = n->nkids == 0 || !head || (sb_op_lookup(head) >= 0 && !is_fn_define(c, head));
+	bool flatten = n->nkids == 0 || !head || sb_op_lookup(head) >= 0;
 	if (flatten && depth < 8) {
 		for (size_t i = 0; i < n->nkids; i++)
 			rule_args(c, r, n->kids[i], depth + 1);
@@ -381,6 +343,9 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 static void attach_origin(conv *c, sb_rule *r, int line)
 {
 	sx_doc *doc = c->doc;
+	/* A rule made in a procedure sits above the rules before it. */
+	if (c->next_comment > 0 && doc->comments[c->next_comment - 1].line >= line)
+		c->next_comment = 0;
 	while (c->next_comment < doc->ncomments && doc->comments[c->next_comment].line < line)
 		c->next_comment++;
 	int want = line - 1;
@@ -448,6 +413,8 @@ static void conv_rule(conv *c, const sx_node *n, sb_action action)
 	}
 	if (c->nconds)
 		add_conditions(c, r);
+	r->call_loc = n->call_loc;
+	r->call_name = n->call_name;
 	attach_origin(c, r, n->loc.line);
 	sb_profile_add_rule(c->p, r);
 }
@@ -485,42 +452,10 @@ static void conv_import(conv *c, const sx_node *n)
 		return;
 	}
 	sb_profile *p = c->p;
-	char **v = realloc(p->imports, (p->nimports + 1) * sizeof *v);
-	if (!v)
-		abort();
+	char **v = xrealloc(p->imports, (p->nimports + 1) * sizeof *v);
 	p->imports = v;
-	v[p->nimports++] = strdup(n->kids[1]->text);
+	v[p->nimports++] = xstrdup(n->kids[1]->text);
 	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
-}
-
-static void conv_define(conv *c, const sx_node *n)
-{
-	if (n->nkids == 3 && n->kids[1]->kind == SX_SYMBOL) {
-		sb_str *s = conv_str(c, n->kids[2], 0);
-		if (s) {
-			sb_str_free(s);
-			str_define *v = realloc(c->defs, (c->ndefs + 1) * sizeof *v);
-			if (!v)
-				abort();
-			c->defs = v;
-			v[c->ndefs].name = n->kids[1]->text;
-			v[c->ndefs].value = n->kids[2];
-			c->ndefs++;
-			add_unmodelled(c, n, SB_UNMODELLED_INERT "definition of a string, substituted where used");
-			return;
-		}
-	}
-	if (n->nkids >= 2) {
-		const sx_node *name = n->kids[1]->kind == SX_LIST && n->kids[1]->nkids ? n->kids[1]->kids[0] : n->kids[1];
-		if (name->kind == SX_SYMBOL) {
-			char **v = realloc(c->fn_defs, (c->nfn_defs + 1) * sizeof *v);
-			if (!v)
-				abort();
-			c->fn_defs = v;
-			v[c->nfn_defs++] = name->text;
-		}
-	}
-	add_unmodelled(c, n, SB_UNMODELLED_INERT "definition not evaluated; rules using it are unknown");
 }
 
 static void conv_form(conv *c, const sx_node *n);
@@ -535,8 +470,7 @@ static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node
 	char *text = sx_print(cond);
 	if (negate) {
 		char *neg = NULL;
-		if (asprintf(&neg, "(not %s)", text) < 0)
-			abort();
+		neg = xasprintf("(not %s)", text);
 		free(text);
 		text = neg;
 	}
@@ -590,8 +524,6 @@ static void conv_form(conv *c, const sx_node *n)
 		conv_rule(c, n, SB_DENY);
 	else if (!strcmp(head, "import"))
 		conv_import(c, n);
-	else if (!strcmp(head, "define"))
-		conv_define(c, n);
 	else if (!strcmp(head, "debug"))
 		; /* historic; a no-op in the modern prelude */
 	else if ((c->flags & SB_READ_CONDITIONALS) &&
@@ -599,6 +531,9 @@ static void conv_form(conv *c, const sx_node *n)
 		conv_container(c, n, head);
 	else if (!strcmp(head, "trace"))
 		add_unmodelled(c, n, "trace mode is not modelled: it may change what is denied");
+	else if (!strcmp(head, "if"))
+		add_unmodelled(c, n, "the condition cannot be decided (a param nothing binds, or a "
+				     "procedure this reader does not know): the rules under it may add rules");
 	else {
 		char reason[160];
 		snprintf(reason, sizeof reason, "'%s' form is not evaluated: it may add rules", head);
@@ -624,21 +559,31 @@ sb_profile *sb_sbpl_read(const char *file, const char *text, size_t len, sb_diag
 
 sb_profile *sb_sbpl_read_ex(const char *file, const char *text, size_t len, sb_diag *d, unsigned flags)
 {
+	return sb_sbpl_read_bound(file, text, len, d, flags, NULL);
+}
+
+sb_profile *sb_sbpl_read_bound(const char *file, const char *text, size_t len, sb_diag *d,
+			       unsigned flags, const sb_bindings *params)
+{
 	sx_doc *doc = sx_read(file, text, len, d);
 	if (!doc)
 		return NULL;
+	sbs_program *prog = sbs_run(doc, params, d);
+	if (!prog) {
+		sx_doc_free(doc);
+		return NULL;
+	}
 	conv c = { .d = d, .doc = doc, .p = sb_profile_new(), .flags = flags };
 	c.p->version = 0; /* set by (version N); 0 = missing */
 	collect_header(&c);
-	for (size_t i = 0; i < doc->nforms; i++)
-		conv_form(&c, doc->forms[i]);
+	for (size_t i = 0; i < sbs_nforms(prog); i++)
+		conv_form(&c, sbs_form(prog, i));
 	if (!c.p->version && !c.errors) {
 		sb_loc at = doc->nforms ? doc->forms[0]->loc : (sb_loc){ doc->file, 1, 1, 1, 1 };
 		sb_diag_report(d, SB_SEV_ERROR, &at, "sbpl-form", "no version specified: add (version 1)");
 		c.errors++;
 	}
-	free(c.defs);
-	free(c.fn_defs);
+	sbs_program_free(prog);
 	sx_doc_free(doc);
 	if (c.errors) {
 		sb_profile_free(c.p);
@@ -654,6 +599,11 @@ sb_profile *sb_sbpl_read_file(const char *file, sb_diag *d)
 
 sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 {
+	return sb_sbpl_read_file_bound(file, d, flags, NULL);
+}
+
+sb_profile *sb_sbpl_read_file_bound(const char *file, sb_diag *d, unsigned flags, const sb_bindings *params)
+{
 	FILE *f = fopen(file, "rb");
 	if (!f) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s: %s", file, strerror(errno));
@@ -661,9 +611,7 @@ sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 	}
 	char *text = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m)
-		abort();
+	FILE *m = xopen_memstream(&text, &len);
 	char chunk[8192];
 	size_t got;
 	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
@@ -676,7 +624,7 @@ sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 		free(text);
 		return NULL;
 	}
-	sb_profile *p = sb_sbpl_read_ex(file, text, len, d, flags);
+	sb_profile *p = sb_sbpl_read_bound(file, text, len, d, flags, params);
 	free(text);
 	return p;
 }
@@ -695,7 +643,7 @@ static int origin_in(const char *s, size_t end, char **file)
 	long line = strtol(s + colon, NULL, 10);
 	if (line <= 0)
 		return 0;
-	*file = strndup(s, colon - 1);
+	*file = xstrndup(s, colon - 1);
 	return (int)line;
 }
 

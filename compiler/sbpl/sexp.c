@@ -1,5 +1,6 @@
 /* sexp.c - the S-expression reader behind the SBPL reader (see sexp.h).  */
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -72,11 +73,9 @@ static void add_comment(reader *r, size_t from, size_t to, int line, bool alone)
 	while (to > from && r->s[to - 1] == '\r')
 		to--;
 	sx_doc *doc = r->doc;
-	sx_comment *v = realloc(doc->comments, (doc->ncomments + 1) * sizeof *v);
-	if (!v)
-		abort();
+	sx_comment *v = xrealloc(doc->comments, (doc->ncomments + 1) * sizeof *v);
 	doc->comments = v;
-	v[doc->ncomments].text = strndup(r->s + from, to - from);
+	v[doc->ncomments].text = xstrndup(r->s + from, to - from);
 	v[doc->ncomments].line = line;
 	v[doc->ncomments].alone = alone;
 	doc->ncomments++;
@@ -114,9 +113,7 @@ static void skip_space(reader *r)
 
 static sx_node *node_new(sx_kind kind, const reader *r, sb_loc start, size_t start_pos)
 {
-	sx_node *n = calloc(1, sizeof *n);
-	if (!n)
-		abort();
+	sx_node *n = xcalloc(1, sizeof *n);
 	n->kind = kind;
 	n->start = start_pos;
 	n->loc = start;
@@ -133,9 +130,7 @@ static void node_finish(sx_node *n, const reader *r)
 
 static void node_add(sx_node *list, sx_node *kid)
 {
-	sx_node **v = realloc(list->kids, (list->nkids + 1) * sizeof *v);
-	if (!v)
-		abort();
+	sx_node **v = xrealloc(list->kids, (list->nkids + 1) * sizeof *v);
 	list->kids = v;
 	v[list->nkids++] = kid;
 }
@@ -161,9 +156,7 @@ static void buf_put(buf *b, char c)
 {
 	if (b->n + 2 > b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
-		b->p = realloc(b->p, b->cap);
-		if (!b->p)
-			abort();
+		b->p = xrealloc(b->p, b->cap);
 	}
 	b->p[b->n++] = c;
 	b->p[b->n] = '\0';
@@ -323,7 +316,7 @@ static char *read_atom_text(reader *r)
 	size_t from = r->pos;
 	while (!is_delim(peek(r)))
 		advance(r);
-	return strndup(r->s + from, r->pos - from);
+	return xstrndup(r->s + from, r->pos - from);
 }
 
 static sx_node *read_form(reader *r);
@@ -335,7 +328,7 @@ static sx_node *make_quote(reader *r, const char *name, sb_loc start, size_t sta
 		return NULL;
 	sx_node *n = node_new(SX_LIST, r, start, start_pos);
 	sx_node *sym = node_new(SX_SYMBOL, r, start, start_pos);
-	sym->text = strdup(name);
+	sym->text = xstrdup(name);
 	node_finish(sym, r);
 	node_add(n, sym);
 	node_add(n, q);
@@ -367,16 +360,12 @@ static sx_node *read_hash(reader *r, sb_loc start, size_t start_pos)
 		   parse_number(word + 1, word[0] == 'o' ? 8 : word[0] == 'x' ? 16 : word[0] == 'b' ? 2 : 10, &v)) {
 		n = node_new(SX_NUMBER, r, start, start_pos);
 		n->num = v;
-		n->text = malloc(strlen(word) + 2);
-		if (!n->text)
-			abort();
+		n->text = xmalloc(strlen(word) + 2);
 		sprintf(n->text, "#%s", word);
 	} else if (word[0] == '\\') {
 		/* A character literal: kept as an opaque symbol. */
 		n = node_new(SX_SYMBOL, r, start, start_pos);
-		n->text = malloc(strlen(word) + 2);
-		if (!n->text)
-			abort();
+		n->text = xmalloc(strlen(word) + 2);
 		sprintf(n->text, "#%s", word);
 	} else {
 		bool cpp = false;
@@ -530,13 +519,9 @@ static void strip_cxx_raw_string(char *s, size_t len)
 
 sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 {
-	sx_doc *doc = calloc(1, sizeof *doc);
-	if (!doc)
-		abort();
+	sx_doc *doc = xcalloc(1, sizeof *doc);
 	doc->file = sb_diag_intern(d, file);
-	doc->text = malloc(len + 1);
-	if (!doc->text)
-		abort();
+	doc->text = xmalloc(len + 1);
 	memcpy(doc->text, text, len);
 	doc->text[len] = '\0';
 	doc->len = len;
@@ -551,9 +536,7 @@ sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 		sx_node *n = read_form(&r);
 		if (!n)
 			break;
-		sx_node **v = realloc(doc->forms, (doc->nforms + 1) * sizeof *v);
-		if (!v)
-			abort();
+		sx_node **v = xrealloc(doc->forms, (doc->nforms + 1) * sizeof *v);
 		doc->forms = v;
 		v[doc->nforms++] = n;
 	}
@@ -644,9 +627,7 @@ char *sx_print(const sx_node *n)
 {
 	char *out = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	if (!f)
-		abort();
+	FILE *f = xopen_memstream(&out, &len);
 	print_node(f, n);
 	fclose(f);
 	return out;

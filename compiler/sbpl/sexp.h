@@ -34,6 +34,11 @@ typedef struct sx_node {
 	size_t nkids;
 	size_t start, end;        /* byte offsets of the form in the source */
 	sb_loc loc;               /* start and end line/column */
+	/* Set on rule forms the evaluator (sbpl_scheme.h) made inside a
+	 * procedure: where the outermost procedure call is, and its name
+	 * (interned in the sb_diag).  line 0 / NULL otherwise.  */
+	sb_loc call_loc;
+	const char *call_name;
 } sx_node;
 
 /* A `;` comment, kept so the SBPL reader can attach sbc's origin comments

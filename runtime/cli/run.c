@@ -14,10 +14,12 @@
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/macos/macos.h"
+#include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "runtime/cli/selftest.h"
+#include "compiler/common/xalloc.h"
 
 static sb_platform pick_platform(char *const envp[])
 {
@@ -77,7 +79,7 @@ static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
 			       "sbrun cannot re-emit this form faithfully (%s); run "
 			       "/usr/bin/sandbox-exec -f on the profile yourself, or express it "
 			       "as plain rules", u->reason);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }
@@ -94,7 +96,7 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 			       "the profile uses the param \"%s\", which nothing binds; pass "
 			       "-D %s=VALUE", missing ? missing : "?", missing ? missing : "?");
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		printf(";; sandbox-exec parameters (-D NAME=VALUE):\n");
 		for (size_t i = 0; i < defines.n; i++)
@@ -142,7 +144,7 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 {
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
 	       "paths as -D params\n");
 	char *text = sb_profile_text(bound);
@@ -162,7 +164,7 @@ static int print_plan(sb_platform plat, const sb_profile *prof, const sb_prep *p
 	}
 	sb_profile *bound = bind_for_launch(prof, prep, user, d);
 	if (!bound)
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	sb_ll_plan *plan = NULL;
 	int rc = sb_ll_plan_build(bound, lo, &plan, d);
 	if (rc == 0 && plan)
@@ -182,7 +184,7 @@ static int ensure_omp_dir(const char *home, sb_diag *d)
 	if (mkdir(p, 0700) != 0 && errno != EEXIST) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "omp-dir", "cannot create %s: %s", p,
 			       strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(p);
 	return rc;
@@ -211,11 +213,9 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
-		char *cand = NULL;
-		if (asprintf(&cand, "%s/%.*s", dir, (int)n, h) < 0)
-			cand = NULL;
+		char *cand = xasprintf("%s/%.*s", dir, (int)n, h);
 		free(dir);
-		char *real = cand ? realpath(cand, NULL) : NULL;
+		char *real = realpath(cand, NULL);
 		free(cand);
 		return real;
 	}
@@ -255,7 +255,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "interpreter",
 			       "%s needs the interpreter '%s', which is not found on PATH; "
 			       "install it or add its directory to PATH", cmd, missing);
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(interp);
 	free(missing);
@@ -275,7 +275,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l.cwd, strerror(errno));
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	} else {
 		sb_ll_plan *plan = NULL;
 		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
@@ -286,7 +286,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		if (plan)
 			sb_ll_plan_free(plan);
 		if (!rc)
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 	}
 	sb_launch_free(&l);
 	return rc;
@@ -312,7 +312,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       "'%s' not found on PATH (only absolute PATH entries are "
 				       "searched); install it or add its directory to PATH",
 				       cfg->command);
-			return SB_EXIT_NOTFOUND;
+			return SB_CMD_NOT_FOUND;
 		}
 	}
 	/* 2. the platform backend */
@@ -342,14 +342,19 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
 	if (!rc) {
+		/* Evaluated with this launch's params (sbpl_scheme.h): what a
+		 * profile decides on them is expanded before it is re-emitted. */
+		sb_bindings params = { 0 };
+		sb_launch_bindings(&prep, cfg->user, &params);
 		prof = cfg->profile_text
-			       ? sb_sbpl_read(cfg->profile_name, cfg->profile_text,
-					      cfg->profile_len, d)
-			       : sb_sbpl_read_file(cfg->profile_path, d);
+			       ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
+						    cfg->profile_len, d, 0, &params)
+			       : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
+		sb_bindings_clear(&params);
 		if (!prof) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 				       "cannot use the profile %s", cfg->profile_name);
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 		} else if (plat == SB_PLAT_MACOS || act == SB_ACT_PRINT_LAUNCH) {
 			rc = refuse_unmodelled(prof, d);
 		}
@@ -396,12 +401,25 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	return rc;
 }
 
+/* The one place the launcher turns a library status into an exit status
+ * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
+static int exit_status_of(int rc)
+{
+	switch (rc) {
+	case SB_OK: return SB_EXIT_OK;
+	case SB_REFUSED: return SB_EXIT_SETUP;
+	case SB_CMD_NOT_EXECUTABLE: return SB_EXIT_NOEXEC;
+	case SB_CMD_NOT_FOUND: return SB_EXIT_NOTFOUND;
+	}
+	return rc > 0 ? rc : SB_EXIT_SETUP;
+}
+
 int sb_run(const sb_run_cfg *cfg, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, cfg->tool);
 	sb_diag_auto_colour(d);
-	int rc = run(cfg, act, d);
+	int rc = exit_status_of(run(cfg, act, d));
 	sb_diag_free(d);
 	return rc;
 }

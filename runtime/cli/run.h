@@ -3,7 +3,7 @@
  *   find the command -> platform backend present / not nested -> home ->
  *   workspace -> temp dir -> extras -> markers -> action.
  * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns
- * the command's own status.  */
+ * the command's own status (compiler/common/exit_status.h).  */
 #ifndef SB_RUN_H
 #define SB_RUN_H
 

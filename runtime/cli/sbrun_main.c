@@ -2,12 +2,16 @@
  * docs/exit-status.md): sandbox-exec on macOS, Landlock on Linux.  The same
  * preparation as omp-sandboxed (run.h): verified home, workspace, temp dir,
  * OMP_SANDBOX_* extras, clean environment.  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
 #include "runtime/cli/run.h"
+#include "compiler/common/cmdline.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
 extern char **environ;
 
@@ -52,85 +56,119 @@ int main(int argc, char **argv)
 	bool debug_denials = false, allow_shm = false;
 	int min_abi = 0, mechanism = 0;
 	sb_bindings user = { 0 };
-	int i = 1, rc;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+	int rc;
+	enum {
+		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
+		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
+		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM,
+	};
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "print-profile", no_argument, NULL, OPT_PRINT_PROFILE },
+		{ "print-launch", no_argument, NULL, OPT_PRINT_LAUNCH },
+		{ "plan", no_argument, NULL, OPT_PLAN },
+		{ "self-test", no_argument, NULL, OPT_SELF_TEST },
+		{ "doctor", no_argument, NULL, OPT_DOCTOR },
+		{ "allow-unsandboxed", no_argument, NULL, OPT_ALLOW_UNSANDBOXED },
+		{ "allow-unenforceable", no_argument, NULL, OPT_ALLOW_UNENFORCEABLE },
+		{ "require-abi", required_argument, NULL, OPT_REQUIRE_ABI },
+		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
+		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
+		{ "mechanism", required_argument, NULL, OPT_MECHANISM },
+		{ NULL, 0, NULL, 0 },
+	};
+	char msg[256];
+	sb_getopt_reset();
+	/* '+': options end at the profile; what follows belongs to the command. */
+	for (int c; (c = getopt_long(argc, argv, "+:hD:", longopts, NULL)) != -1;) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (strcmp(a, "--version") == 0) {
+		case OPT_VERSION:
 			printf("sbrun %s\n", SB_VERSION);
 			return 0;
-		} else if (strcmp(a, "--print-profile") == 0) {
+		case OPT_PRINT_PROFILE:
 			act = SB_ACT_PRINT_BOUND;
-		} else if (strcmp(a, "--print-launch") == 0) {
+			break;
+		case OPT_PRINT_LAUNCH:
 			act = SB_ACT_PRINT_LAUNCH;
-		} else if (strcmp(a, "--plan") == 0) {
+			break;
+		case OPT_PLAN:
 			act = SB_ACT_PLAN;
-		} else if (strcmp(a, "--self-test") == 0) {
+			break;
+		case OPT_SELF_TEST:
 			act = SB_ACT_SELFTEST;
-		} else if (strcmp(a, "--doctor") == 0) {
+			break;
+		case OPT_DOCTOR:
 			doctor = true;
-		} else if (strcmp(a, "--allow-unsandboxed") == 0) {
+			break;
+		case OPT_ALLOW_UNSANDBOXED:
 			allow_unsandboxed = true;
-		} else if (strcmp(a, "--allow-unenforceable") == 0) {
+			break;
+		case OPT_ALLOW_UNENFORCEABLE:
 			allow_unenforceable = true;
-		} else if (strcmp(a, "--debug-denials") == 0) {
+			break;
+		case OPT_DEBUG_DENIALS:
 			debug_denials = true;
-		} else if (strcmp(a, "--allow-shm") == 0) {
+			break;
+		case OPT_ALLOW_SHM:
 			allow_shm = true;
-		} else if (strcmp(a, "--mechanism") == 0 || strncmp(a, "--mechanism=", 12) == 0) {
-			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : "");
-			if (strcmp(v, "auto") == 0)
+			break;
+		case OPT_MECHANISM:
+			if (strcmp(optarg, "auto") == 0)
 				mechanism = 0;
-			else if (strcmp(v, "masks") == 0)
+			else if (strcmp(optarg, "masks") == 0)
 				mechanism = 1;
-			else if (strcmp(v, "complement") == 0)
+			else if (strcmp(optarg, "complement") == 0)
 				mechanism = 2;
 			else {
 				sb_bindings_clear(&user);
 				return usage_error("--mechanism needs auto, masks or complement, "
-						   "got '%s'", v);
+						   "got '%s'", optarg);
 			}
-		} else if (strcmp(a, "--require-abi") == 0) {
+			break;
+		case OPT_REQUIRE_ABI: {
 			char *end = NULL;
-			long n = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
-			if (!end || *end || n < 1 || n > 1000) {
+			long n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 1 || n > 1000) {
 				sb_bindings_clear(&user);
-				return usage_error("--require-abi needs a number from 1, got '%s'",
-						   i < argc ? argv[i] : "");
+				return usage_error("--require-abi needs a number from 1, got '%s'", optarg);
 			}
 			min_abi = (int)n;
-		} else if (strncmp(a, "-D", 2) == 0) {
-			const char *def = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-			const char *eq = def ? strchr(def, '=') : NULL;
-			if (!eq || eq == def) {
+			break;
+		}
+		case 'D': {
+			const char *why = sb_bindings_parse_define(&user, optarg);
+			if (why) {
+				snprintf(msg, sizeof msg, "-D '%s': %s", optarg, why);
 				sb_bindings_clear(&user);
-				return usage_error("-D needs NAME=VALUE, got '%s'", def ? def : "");
+				return usage_error("%s", msg);
 			}
-			char *name = strndup(def, (size_t)(eq - def));
-			if (sb_launch_reserved_param(name)) {
+			char *name = xstrndup(optarg, strcspn(optarg, "="));
+			bool reserved = sb_launch_reserved_param(name);
+			if (reserved)
 				fprintf(stderr, "sbrun: error: -D %s is refused: the launcher binds %s "
 						"itself from the verified environment (use "
 						"OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE or "
 						"OMP_SANDBOX_EXTRA_READ)\n", name, name);
-				free(name);
+			free(name);
+			if (reserved) {
 				sb_bindings_clear(&user);
 				return SB_EXIT_SETUP;
 			}
-			sb_bindings_set(&user, name, eq + 1);
-			free(name);
-		} else {
+			break;
+		}
+		default:
 			sb_bindings_clear(&user);
-			return usage_error("unknown option '%s'", a);
+			return usage_error("%s", sb_getopt_problem(c, argv, msg, sizeof msg));
 		}
 	}
+	int i = optind;
 	if (doctor) {
 		sb_bindings_clear(&user);
-		return sb_linux_doctor(stdout) == 0 ? 0 : SB_EXIT_SETUP;
+		return sb_linux_doctor(stdout, SB_EXIT_SETUP) == 0 ? 0 : SB_EXIT_SETUP;
 	}
 	if (i >= argc) {
 		sb_bindings_clear(&user);

@@ -14,6 +14,8 @@
 #include "runtime/common/env.h"
 #include "runtime/common/launch.h"
 #include "runtime/macos/macos.h"
+#include "compiler/common/exit_status.h"
+#include "compiler/common/xalloc.h"
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...)
@@ -21,8 +23,7 @@ static char *fmt(const char *f, ...)
 	va_list ap;
 	va_start(ap, f);
 	char *s;
-	if (vasprintf(&s, f, ap) < 0)
-		abort();
+	s = xvasprintf(f, ap);
 	va_end(ap);
 	return s;
 }
@@ -56,8 +57,8 @@ static void probe_free(probe *p)
 static void drain(int ofd, int efd, char **out, char **err)
 {
 	size_t on = 0, en = 0;
-	*out = calloc(1, 1);
-	*err = calloc(1, 1);
+	*out = xcalloc(1, 1);
+	*err = xcalloc(1, 1);
 	struct pollfd pf[2] = { { ofd, POLLIN, 0 }, { efd, POLLIN, 0 } };
 	int open_fds = 2;
 	while (open_fds > 0) {
@@ -80,7 +81,7 @@ static void drain(int ofd, int efd, char **out, char **err)
 			char **dst = i == 0 ? out : err;
 			size_t *len = i == 0 ? &on : &en;
 			if (*len < (1 << 20)) {
-				*dst = realloc(*dst, *len + (size_t)n + 1);
+				*dst = xrealloc(*dst, *len + (size_t)n + 1);
 				memcpy(*dst + *len, buf, (size_t)n);
 				*len += (size_t)n;
 				(*dst)[*len] = '\0';
@@ -124,13 +125,13 @@ static void run_probe(ctx *x, const sb_prep *prep, char *const *env, char *const
 	sb_launch l;
 	char *errbuf = NULL;
 	size_t errlen = 0;
-	FILE *ef = open_memstream(&errbuf, &errlen);
+	FILE *ef = xopen_memstream(&errbuf, &errlen);
 	sb_diag *d = sb_diag_new(ef, SB_FMT_TEXT);
 	int rc = sb_launch_compute(&in, &l, d);
 	sb_diag_free(d);
 	fclose(ef);
 	if (rc) {
-		r->out = calloc(1, 1);
+		r->out = xcalloc(1, 1);
 		r->err = errbuf;
 		sb_launch_free(&l);
 		return;
@@ -183,7 +184,7 @@ static char *first_line(const char *s)
 	while (*s == '\n')
 		s++;
 	size_t n = strcspn(s, "\n");
-	return strndup(s, n > 160 ? 160 : n);
+	return xstrndup(s, n > 160 ? 160 : n);
 }
 
 /* Why a probe did not give the expected answer.  */
@@ -444,7 +445,7 @@ static char *version_line(const char *out, bool with_prefix)
 		if (with_prefix && strncmp(s, "omp/", 4) == 0)
 			v = s + 4;
 		if ((!with_prefix || v != s) && v < s + n && *v >= '0' && *v <= '9')
-			return strndup(v, n - (size_t)(v - s));
+			return xstrndup(v, n - (size_t)(v - s));
 		s += n;
 		while (*s == '\n')
 			s++;
@@ -576,9 +577,7 @@ static void check_tmpdir(ctx *x, const tools *t)
 static sb_prep prep_with_read(const sb_prep *p, const char *extra)
 {
 	sb_prep q = *p;
-	q.extra_read = calloc(p->nextra_read + 1, sizeof(char *));
-	if (!q.extra_read)
-		abort();
+	q.extra_read = xcalloc(p->nextra_read + 1, sizeof(char *));
 	if (p->nextra_read)
 		memcpy(q.extra_read, p->extra_read, p->nextra_read * sizeof(char *));
 	q.extra_read[q.nextra_read++] = (char *)extra;
@@ -601,7 +600,7 @@ static void check_ssh_extra(ctx *x, const tools *t)
 	}
 	char *msg = NULL;
 	size_t len = 0;
-	FILE *mf = open_memstream(&msg, &len);
+	FILE *mf = xopen_memstream(&msg, &len);
 	sb_diag *d = sb_diag_new(mf, SB_FMT_TEXT);
 	char **v;
 	size_t n;
@@ -618,7 +617,7 @@ static void check_ssh_extra(ctx *x, const tools *t)
 					: "it was accepted");
 	free(msg);
 	msg = NULL;
-	mf = open_memstream(&msg, &len);
+	mf = xopen_memstream(&msg, &len);
 	d = sb_diag_new(mf, SB_FMT_TEXT);
 	rc = sb_prep_extras("EXTRA_READ", k.dir, p->home, true, &v, &n, d);
 	sb_diag_free(d);

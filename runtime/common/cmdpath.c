@@ -2,6 +2,7 @@
  * PATH entry").  execvp() is never used: it would search relative entries and
  * fall back to running files through /bin/sh.  */
 #include "runtime/common/cmdpath.h"
+#include "compiler/common/xalloc.h"
 
 #include <fcntl.h>
 #include <stdbool.h>
@@ -22,9 +23,7 @@ static char *join(const char *dir, size_t dlen, const char *name)
 	while (dlen > 1 && dir[dlen - 1] == '/')
 		dlen--;
 	size_t nlen = strlen(name);
-	char *r = malloc(dlen + nlen + 2);
-	if (!r)
-		abort();
+	char *r = xmalloc(dlen + nlen + 2);
 	memcpy(r, dir, dlen);
 	size_t o = dlen;
 	if (!(dlen == 1 && dir[0] == '/'))
@@ -38,7 +37,7 @@ char *sb_cmd_resolve(const char *name, const char *path_var, const char *cwd)
 	if (!name || !*name)
 		return NULL;
 	if (strchr(name, '/')) {
-		char *p = name[0] == '/' ? strdup(name) : cwd ? join(cwd, strlen(cwd), name) : NULL;
+		char *p = name[0] == '/' ? xstrdup(name) : cwd ? join(cwd, strlen(cwd), name) : NULL;
 		if (p && is_exec_file(p))
 			return p;
 		free(p);
@@ -120,14 +119,14 @@ char *sb_cmd_interpreter(const char *file, const char *path_var, char **missing)
 			return NULL;
 		char *r = sb_cmd_resolve(w, path_var, NULL);
 		if (!r && missing)
-			*missing = strdup(w);
+			*missing = xstrdup(w);
 		return r;
 	}
 	if (interp[0] != '/')
 		return NULL;
 	if (is_exec_file(interp))
-		return strdup(interp);
+		return xstrdup(interp);
 	if (missing)
-		*missing = strdup(interp);
+		*missing = xstrdup(interp);
 	return NULL;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/linux/linux.h"
+#include "compiler/common/xalloc.h"
 
 /* The original's allowlist, in its order (seed §9 step 2).  */
 static const char *const allowlist[] = {
@@ -88,20 +89,10 @@ bool sb_env_is_controlled(const char *name)
 
 /* ---- sb_envvec ---- */
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q)
-		abort();
-	return q;
-}
-
 void sb_envvec_put(sb_envvec *e, const char *entry)
 {
 	size_t n = name_len(entry);
-	char *copy = strdup(entry);
-	if (!copy)
-		abort();
+	char *copy = xstrdup(entry);
 	for (size_t i = 0; i < e->n; i++)
 		if (name_len(e->v[i]) == n && strncmp(e->v[i], entry, n) == 0) {
 			free(e->v[i]);
@@ -156,9 +147,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 	*n = 0;
 	if (!list)
 		return 0;
-	char *copy = strdup(list), *save = NULL;
-	if (!copy)
-		abort();
+	char *copy = xstrdup(list), *save = NULL;
 	int rc = 0;
 	for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
 		if (!sb_env_name_valid(tok)) {
@@ -166,7 +155,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 				       "OMP_SANDBOX_PASS_ENV: '%s' is not a valid variable name "
 				       "(letters, digits and '_', not starting with a digit); "
 				       "fix or remove it from OMP_SANDBOX_PASS_ENV", tok);
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 			continue;
 		}
 		bool dup = false;
@@ -175,7 +164,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 		if (dup)
 			continue;
 		*names = xrealloc(*names, (*n + 1) * sizeof(char *));
-		(*names)[(*n)++] = strdup(tok);
+		(*names)[(*n)++] = xstrdup(tok);
 	}
 	free(copy);
 	return rc;
@@ -194,7 +183,7 @@ int sb_env_build(const sb_env_in *in, sb_envvec *out, sb_diag *d)
 	size_t nnames;
 	if (pass_env_names(in->pass_env, &names, &nnames, d)) {
 		free_names(names, nnames);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (in->inherit) {
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "inherit-env",

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/common/diag.h"
+#include "runtime/common/status.h"
 
 /* The value of NAME in `envp` (the first match), or NULL.  */
 const char *sb_env_get(char *const envp[], const char *name);
@@ -51,7 +52,7 @@ typedef struct sb_env_in {
  * names when set and non-empty, then each PASS_ENV name.  Inherit mode: the
  * parent's environment minus loader-injection variables, with the four
  * controlled names overridden, and a loud warning.
- * An invalid PASS_ENV name is refused: returns SB_EXIT_SETUP (78) with an
+ * An invalid PASS_ENV name is refused: returns SB_REFUSED with an
  * error; otherwise 0.  */
 int sb_env_build(const sb_env_in *in, sb_envvec *out, sb_diag *d);
 

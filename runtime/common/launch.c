@@ -10,6 +10,7 @@
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
+#include "compiler/common/xalloc.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
 					"EXTRA_READ" };
@@ -32,10 +33,7 @@ bool sb_launch_reserved_param(const char *name)
  * the Linux planner maps /private/... back to the real directories.  */
 static char *seatbelt_form(const char *v)
 {
-	char *a = v[0] == '/' ? sb_path_private_alias(v) : strdup(v);
-	if (!a)
-		abort();
-	return a;
+	return v[0] == '/' ? sb_path_private_alias(v) : xstrdup(v);
 }
 
 static void set_one(sb_bindings *out, const char *name, const char *value)
@@ -47,9 +45,7 @@ static void set_one(sb_bindings *out, const char *name, const char *value)
 
 static void set_list(sb_bindings *out, const char *name, char *const *values, size_t n)
 {
-	char **a = calloc(n ? n : 1, sizeof *a);
-	if (!a)
-		abort();
+	char **a = xcalloc(n ? n : 1, sizeof *a);
 	for (size_t i = 0; i < n; i++)
 		a[i] = seatbelt_form(values[i]);
 	sb_bindings_set_list(out, name, (const char *const *)a, n);
@@ -84,32 +80,21 @@ void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *
 char *sb_profile_text(const sb_profile *p)
 {
 	char *t = sb_emit_sbpl(p, NULL, NULL);
-	return t ? t : strdup("");
+	return t ? t : xstrdup("");
 }
 
 /* ---- the computation ---- */
 
-static char *xstrdup(const char *s)
-{
-	char *r = strdup(s);
-	if (!r)
-		abort();
-	return r;
-}
-
 static char *define_arg(const char *name, const char *value)
 {
 	char *r;
-	if (asprintf(&r, "%s=%s", name, value) < 0)
-		abort();
+	r = xasprintf("%s=%s", name, value);
 	return r;
 }
 
 static void argv_push(sb_launch *l, char *s)
 {
-	l->argv = realloc(l->argv, (l->argc + 2) * sizeof(char *));
-	if (!l->argv)
-		abort();
+	l->argv = xrealloc(l->argv, (l->argc + 2) * sizeof(char *));
 	l->argv[l->argc++] = s;
 	l->argv[l->argc] = NULL;
 }
@@ -119,7 +104,7 @@ static int report_unbound(const char *name, sb_diag *d)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 		       "the profile uses the param \"%s\", which nothing binds; pass "
 		       "-D %s=VALUE (sbrun) or recompile the policy with it", name, name);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
@@ -175,9 +160,7 @@ int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 	size_t ne = 0;
 	while (in->env && in->env[ne])
 		ne++;
-	out->envp = calloc(ne + 1, sizeof(char *));
-	if (!out->envp)
-		abort();
+	out->envp = xcalloc(ne + 1, sizeof(char *));
 	for (size_t i = 0; i < ne; i++)
 		out->envp[i] = xstrdup(in->env[i]);
 	out->cwd = xstrdup(in->prep->workspace);
@@ -214,9 +197,7 @@ static char *suggest_dir(const char *file, const char *home)
 		size_t n = strlen(home);
 		const char *end = strchr(file + n + 1, '/');
 		if (end) {
-			char *top = strndup(file, (size_t)(end - file));
-			if (!top)
-				abort();
+			char *top = xstrndup(file, (size_t)(end - file));
 			if (!sb_sensitive_match(top, home, NULL, 0))
 				return top;
 			free(top);
@@ -242,7 +223,7 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 			       real && strcmp(real, file) ? " -> " : "",
 			       real && strcmp(real, file) ? real : "", dir);
 		free(dir);
-		rc = SB_EXIT_SETUP;
+		rc = SB_REFUSED;
 	}
 	free(real);
 	return rc;

@@ -55,7 +55,7 @@ typedef struct sb_launch {
 	sb_profile *bound;            /* every param bound: for decide() and the Linux plan */
 } sb_launch;
 
-/* Returns 0, or SB_EXIT_SETUP when the profile needs a param nobody binds
+/* Returns 0, or SB_REFUSED when the profile needs a param nobody binds
  * (the error names it and says to pass -D NAME=VALUE).  */
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
 void sb_launch_free(sb_launch *l);
@@ -63,7 +63,7 @@ void sb_launch_free(sb_launch *l);
 /* SBPL text of a profile, as sbc emits it (compiler/sbpl/emit_sbpl.h).  */
 char *sb_profile_text(const sb_profile *p);
 
-/* Refuse (SB_EXIT_SETUP) when the bound profile denies reading the command
+/* Refuse (SB_REFUSED) when the bound profile denies reading the command
  * or its interpreter (e.g. omp or bun installed under $HOME): the program
  * could not start, so say which file and the variable that fixes it.  The
  * suggested directory is the install root right below `home` (~/.bun for

@@ -12,6 +12,7 @@
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
+#include "compiler/common/xalloc.h"
 
 sb_platform sb_platform_native(void)
 {
@@ -62,15 +63,13 @@ char *sb_expand_tilde(const char *p, const char *home, const char **why)
 {
 	*why = NULL;
 	if (p[0] != '~')
-		return strdup(p);
+		return xstrdup(p);
 	if (p[1] != '\0' && p[1] != '/') {
 		*why = "'~name' (another user's home) is not supported; write the absolute path";
 		return NULL;
 	}
 	size_t lh = strlen(home), lp = strlen(p + 1);
-	char *r = malloc(lh + lp + 1);
-	if (!r)
-		abort();
+	char *r = xmalloc(lh + lp + 1);
 	memcpy(r, home, lh);
 	memcpy(r + lh, p + 1, lp + 1);
 	return r;
@@ -103,14 +102,14 @@ int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 				       "the user database reports home '%s', which does not exist or "
 				       "is not a directory; refusing to launch (fix the account's home)",
 				       in->pw_home);
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 	} else if (!skip) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "home",
 			       "could not look up the home directory in the user database; "
 			       "refusing to launch (set OMP_SANDBOX_SKIP_HOME_VERIFY=1 to trust the "
 			       "inherited HOME instead, insecure)");
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	} else {
 		home = inherited && *inherited ? canon_dir(inherited) : NULL;
 		if (!home) {
@@ -118,14 +117,14 @@ int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 				       "could not look up the home directory, and the inherited HOME "
 				       "('%s') is not an existing directory; set HOME",
 				       inherited ? inherited : "");
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "home",
 			       "could not verify the home directory in the user database; "
 			       "OMP_SANDBOX_SKIP_HOME_VERIFY=1: using the inherited HOME %s (insecure)",
 			       home);
 		*out = home;
-		return refuse_bad_char("the home directory", home, d) ? SB_EXIT_SETUP : 0;
+		return refuse_bad_char("the home directory", home, d) ? SB_REFUSED : 0;
 	}
 	/* Compare canonical forms: a trailing slash or a symlinked spelling
 	 * of the same directory is not a mismatch.  An unset HOME is simply
@@ -141,7 +140,7 @@ int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 				       "(unset HOME or set it to %s; OMP_SANDBOX_SKIP_HOME_VERIFY=1 "
 				       "launches anyway with the real home)", inherited, home, home);
 			free(home);
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 		if (!same)
 			sb_diag_report(d, SB_SEV_WARNING, NULL, "home",
@@ -151,7 +150,7 @@ int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 	}
 	if (refuse_bad_char("the home directory", home, d)) {
 		free(home);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	*out = home;
 	return 0;
@@ -169,21 +168,19 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char
 	if (!raw) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace",
 			       "cannot determine the current directory; set OMP_SANDBOX_WORKSPACE");
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (refuse_bad_char("the workspace path", raw, d))
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	const char *why;
 	char *exp = sb_expand_tilde(raw, home, &why);
 	if (!exp) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace",
 			       "OMP_SANDBOX_WORKSPACE '%s': %s", raw, why);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (exp[0] != '/' && in->cwd) {
-		char *j = malloc(strlen(in->cwd) + strlen(exp) + 2);
-		if (!j)
-			abort();
+		char *j = xmalloc(strlen(in->cwd) + strlen(exp) + 2);
 		sprintf(j, "%s/%s", in->cwd, exp);
 		free(exp);
 		exp = j;
@@ -194,12 +191,12 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char
 			       "workspace '%s' does not exist or is not a directory "
 			       "(set OMP_SANDBOX_WORKSPACE or cd to an existing directory)", exp);
 		free(exp);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	free(exp);
 	if (refuse_bad_char("the workspace path", ws, d)) {
 		free(ws);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	const char *wide = NULL;
 	const sb_sensitive_entry *sens = NULL;
@@ -218,7 +215,7 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char
 				       "(use a project directory, or set OMP_SANDBOX_CONFIRM_WIDE=1)",
 				       ws, wide, sens ? " (" : "", sens ? sens->why : "", sens ? ")" : "");
 			free(ws);
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "wide-root",
 			       "workspace %s is %s; OMP_SANDBOX_CONFIRM_WIDE=1: granting it anyway",
@@ -259,7 +256,7 @@ char *sb_prep_tmpdir(const sb_prep_in *in, sb_diag *d)
 	free(c);
 	/* The fallback is canonical on macOS; on Linux /tmp may be a link.  */
 	char *f = canon_dir(fb);
-	return f ? f : strdup(fb);
+	return f ? f : xstrdup(fb);
 }
 
 /* Keep a temp dir from widening the home grants: TMPDIR=$HOME under /tmp
@@ -272,7 +269,7 @@ static char *tmpdir_apart_from_home(const sb_prep_in *in, char *tmp, const char 
 	const char *fb = scratch_fallback(in->platform);
 	char *f = canon_dir(fb);
 	if (!f)
-		f = strdup(fb);
+		f = xstrdup(fb);
 	if (sb_path_is_under(f, home) || sb_path_is_under(home, f)) {
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "tmpdir",
 			       "the home directory %s lies inside the scratch root %s; its "
@@ -295,9 +292,7 @@ static void push(char ***v, size_t *n, char *s)
 			free(s);  /* de-duplicate: the first occurrence stays */
 			return;
 		}
-	char **nv = realloc(*v, (*n + 1) * sizeof(char *));
-	if (!nv)
-		abort();
+	char **nv = xrealloc(*v, (*n + 1) * sizeof(char *));
 	*v = nv;
 	(*v)[(*n)++] = s;
 }
@@ -313,16 +308,16 @@ static int one_extra(const char *label, const char *entry, const char *home, boo
 			       "OMP_SANDBOX_%s entry contains a control character (byte 0x%02x at "
 			       "offset %d) and cannot go into a profile; remove it", var,
 			       (unsigned char)entry[off], off);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	const char *why;
 	char *exp = sb_expand_tilde(entry, home, &why);
 	if (!exp) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "extra", "OMP_SANDBOX_%s path '%s': %s", var,
 			       entry, why);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
-	int rc = SB_EXIT_SETUP;
+	int rc = SB_REFUSED;
 	if (exp[0] != '/') {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "extra",
 			       "OMP_SANDBOX_%s path '%s' must be absolute (or start with ~/)", var,
@@ -381,7 +376,7 @@ int sb_prep_extras(const char *label, const char *list, const char *home, bool c
 		const char *e = strchr(s, ':');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
 		if (len > 0) {
-			char *entry = strndup(s, len);
+			char *entry = xstrndup(s, len);
 			char *c;
 			int rc = one_extra(label, entry, home, confirm, &c, d);
 			free(entry);

@@ -5,7 +5,7 @@
  *
  * Every refusal is an error through the sb_diag that names what was refused
  * and the variable that overrides it (when one does), and makes
- * sb_prep_run() return SB_EXIT_SETUP.  The user database is read by the
+ * sb_prep_run() return SB_REFUSED.  The user database is read by the
  * caller (getpwuid) and passed in, so tests give exact inputs.  */
 #ifndef SB_PREP_H
 #define SB_PREP_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/common/diag.h"
+#include "runtime/common/status.h"
 
 typedef enum { SB_PLAT_LINUX, SB_PLAT_MACOS } sb_platform;
 
@@ -49,13 +50,13 @@ typedef struct sb_prep {
 } sb_prep;
 
 /* Steps 3-6 of seed §1 in order: home, workspace, temp dir, extra write
- * roots, extra read roots.  Returns 0 or SB_EXIT_SETUP (the first refusal
+ * roots, extra read roots.  Returns 0 or SB_REFUSED (the first refusal
  * stops).  *out is always initialised; free it with sb_prep_free.  */
 int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d);
 void sb_prep_free(sb_prep *p);
 
 /* The pieces, for tests and the self-test.  Each returns 0 or
- * SB_EXIT_SETUP, and a malloc'd result in *out.  */
+ * SB_REFUSED, and a malloc'd result in *out.  */
 int sb_prep_home(const sb_prep_in *in, bool skip_verify, char **out, sb_diag *d);
 int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm_wide, char **out,
 		      sb_diag *d);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int sb_linux_doctor(FILE *out)
+int sb_linux_doctor(FILE *out, int refused_exit_status)
 {
 	sb_ll_probe pr;
 	sb_ll_probe_kernel(&pr);
@@ -15,7 +15,7 @@ int sb_linux_doctor(FILE *out)
 		fprintf(out, "landlock: unavailable (%s)\n  hint: %s\n", strerror(pr.err),
 			sb_ll_unavailable_hint(pr.err));
 		fprintf(out, "sbrun refuses to run (exit %d) unless --allow-unsandboxed is given\n",
-			SB_EXIT_SETUP);
+			refused_exit_status);
 		return 1;
 	}
 	sb_ll_abi_info ai = sb_ll_abi_info_for(pr.eff_abi);
@@ -33,7 +33,7 @@ int sb_linux_doctor(FILE *out)
 	fprintf(out, "lost at this ABI: %s\n", *loss ? loss : "nothing");
 	if (pr.eff_abi < SB_LL_MIN_ABI_DEFAULT)
 		fprintf(out, "status: below the minimum ABI %d: sbrun refuses to run (exit %d)\n",
-			SB_LL_MIN_ABI_DEFAULT, SB_EXIT_SETUP);
+			SB_LL_MIN_ABI_DEFAULT, refused_exit_status);
 	else
 		fprintf(out, "status: usable\n");
 	fprintf(out, "platform gaps (never restricted by Landlock): stat/lstat/access/readlink, "

@@ -11,13 +11,8 @@
 #include <stdio.h>
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
+#include "runtime/common/status.h"
 
-/* Exit statuses shared by sbrun and omp-sandboxed (docs/exit-status.md).  */
-enum {
-	SB_EXIT_SETUP = 78,      /* the sandbox could not be applied, or a refusal */
-	SB_EXIT_NOEXEC = 126,    /* command found but not executable (EACCES) */
-	SB_EXIT_NOTFOUND = 127,  /* command not found */
-};
 
 typedef struct sb_linux_opts {
 	const char *home;            /* canonical verified home */
@@ -32,7 +27,7 @@ typedef struct sb_linux_opts {
 typedef struct sb_ll_plan sb_ll_plan;
 
 /* Translate a bound profile into a Landlock plan (rules, narrowings,
- * platform gaps, unenforceable statements).  Returns 0, or SB_EXIT_SETUP with
+ * platform gaps, unenforceable statements).  Returns 0, or SB_REFUSED with
  * diagnostics when a deny cannot be enforced.  */
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out,
 		     sb_diag *d);
@@ -50,6 +45,6 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 
 /* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
  * costs.  Returns 0 when Landlock is usable.  */
-int sb_linux_doctor(FILE *out);
+int sb_linux_doctor(FILE *out, int refused_exit_status);
 
 #endif

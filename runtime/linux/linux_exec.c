@@ -35,7 +35,7 @@ static int fail(sb_diag *d, const char *step, int err)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 		       "could not apply the sandbox: %s failed: %s; refusing to run unconfined",
 		       step, strerror(err));
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 static int threads_of_self(void)
@@ -174,7 +174,7 @@ static int make_masks(const sb_ll_plan *plan, sb_diag *d)
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: getcwd failed: %s; refusing to run",
 			       strerror(errno));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (sb_ns_enter(plan->userns, &step) < 0) {
 		int e = errno;
@@ -183,21 +183,21 @@ static int make_masks(const sb_ll_plan *plan, sb_diag *d)
 			       "refusing to run", step, strerror(e));
 		sb_diag_note(d, NULL, "--mechanism complement enforces the denies without "
 				      "namespaces (narrower: see sbrun --plan)");
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (sb_masks_apply(&plan->masks, plan->allow_shm, &what, &step) < 0) {
 		int e = errno;
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: masking %s: %s failed: %s; refusing "
 			       "to run", what ? what : "?", step ? step : "?", strerror(e));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	if (chdir(cwd) < 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: the working directory %s is not "
 			       "reachable through the masks (%s); refusing to run", cwd,
 			       strerror(errno));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }
@@ -208,14 +208,14 @@ static int exec_it(const char *path, char *const argv[], char *const envp[], sb_
 	int e = errno;
 	if (e == ENOENT) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "%s: command not found", path);
-		return SB_EXIT_NOTFOUND;
+		return SB_CMD_NOT_FOUND;
 	}
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "cannot execute %s: %s", path, strerror(e));
 	if (e == EACCES)
 		sb_diag_note(d, NULL,
 			     "the sandbox may lack EXECUTE on the binary or on its ELF interpreter "
 			     "(ld.so); see sbrun --plan");
-	return SB_EXIT_NOEXEC;
+	return SB_CMD_NOT_EXECUTABLE;
 }
 
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
@@ -238,7 +238,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			sb_diag_note(d, NULL,
 				     "refusing to run unconfined; --allow-unsandboxed runs "
 				     "without the file sandbox (not recommended)");
-			return SB_EXIT_SETUP;
+			return SB_REFUSED;
 		}
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "unsandboxed",
 			       "RUNNING WITHOUT THE LANDLOCK SANDBOX (%s): the profile's file "
@@ -255,7 +255,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 			       "the launcher must be single-threaded before restricting itself "
 			       "(%d threads)", nthreads);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	/* narrowings that break work: said once, before the command's output */
 	for (size_t i = 0; i < plan->nwarnings; i++)
@@ -321,7 +321,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
 				       "could not apply the sandbox: the Landlock ruleset is not "
 				       "enforced (listing / still works); refusing to run");
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 			goto out;
 		}
 	}

@@ -19,7 +19,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	(void)o;
 	*out = NULL;
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "platform", "%s", not_linux);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
@@ -48,10 +48,10 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	(void)argv;
 	(void)envp;
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "platform", "%s", not_linux);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
-int sb_linux_doctor(FILE *out)
+int sb_linux_doctor(FILE *out, int refused_exit_status)
 {
 	fprintf(out, "status: unavailable (%s)\n", not_linux);
 	return 1;

@@ -4,6 +4,7 @@
  * Landlock can only allow: a deny inside an allowed tree is built by
  * granting every sibling along the path to the denied subtree.  */
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,26 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("sbrun: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d) {
-		fputs("sbrun: out of memory\n", stderr);
-		abort();
-	}
-	return d;
-}
 
 void sb_ll_rules_add(sb_ll_rules *r, const char *path, int fd, uint64_t rights, bool is_dir,
 		     const char *origin)
@@ -50,8 +31,7 @@ void sb_ll_rules_note(sb_ll_rules *r, sb_ll_note_kind kind, const char *src_file
 	va_list ap;
 	va_start(ap, fmt);
 	char *text = NULL;
-	if (vasprintf(&text, fmt, ap) < 0)
-		abort();
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	for (size_t i = 0; i < r->nnotes; i++)   /* one note per distinct fact */
 		if (r->notes[i].kind == kind && r->notes[i].src_line == src_line &&
@@ -83,8 +63,7 @@ void sb_ll_rules_clear(sb_ll_rules *r)
 static char *child_path(const char *dir, const char *name)
 {
 	char *p = NULL;
-	if (asprintf(&p, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name) < 0)
-		abort();
+	p = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
 	return p;
 }
 
@@ -269,7 +248,7 @@ int sb_mounts_read(sb_mounts *m, const char *file)
 		return -1;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	FILE *mem = xopen_memstream(&buf, &len);
 	char chunk[4096];
 	size_t r;
 	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)

@@ -12,6 +12,7 @@
  * kernel = Landlock rules minus what the mount removes
  *        <= (decide | removed) - removed <= decide.  */
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -27,21 +28,6 @@
 #define R_MODIFY (R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER)
 /* a mount point cannot be renamed, removed or replaced (EBUSY) */
 #define R_NODE (R_CREATE | R_UNLINK | SB_LL_REFER)
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("sbrun: out of memory while planning the masks\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	return strcpy(xrealloc(NULL, strlen(s) + 1), s);
-}
 
 static bool is_under(const char *p, const char *root)
 {

@@ -29,6 +29,7 @@
 
 #include "compiler/eval/eval.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 
 #define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
@@ -69,23 +70,6 @@ typedef struct planner {
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
-
-/* Out of memory while planning: stop, never launch half a plan.  */
-static void *grow(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fputs("sbrun: out of memory while building the Landlock plan\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(grow(NULL, n), s, n);
-}
 
 /* ---- step 1: linuxize ---- */
 
@@ -151,7 +135,7 @@ static char *literal_dir(const char *s, bool is_regex)
 	if (!slash || slash == buf)
 		return NULL;
 	*slash = '\0';
-	return xdup(buf);
+	return xstrdup(buf);
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the
@@ -167,7 +151,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 		}
 		break;
@@ -177,7 +161,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
 		}
 		break;
@@ -211,7 +195,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = grow(*out, (*nout + 1) * sizeof **out);
+			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 			(*out)[(*nout)++] = sb_filter_clone(f);
 			free(v);
 			return true;
@@ -318,9 +302,9 @@ static char *linux_path(const char *p)
 	for (size_t i = 0; i < 3; i++) {
 		size_t n = strlen(priv[i]);
 		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return xdup(p + strlen("/private"));
+			return xstrdup(p + strlen("/private"));
 	}
-	return xdup(p);
+	return xstrdup(p);
 }
 
 static bool macos_only(const char *p)
@@ -345,8 +329,8 @@ static void add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = grow(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
-	pl->cand[pl->ncand++] = xdup(p);
+	pl->cand = xrealloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	pl->cand[pl->ncand++] = xstrdup(p);
 }
 
 static void collect_candidates(planner *pl)
@@ -451,8 +435,7 @@ static uint64_t allowed_eff(planner *pl, const char *point)
 static char *generic(const char *p)
 {
 	char *g = NULL;
-	if (asprintf(&g, "%s/%s", strcmp(p, "/") == 0 ? "" : p, generic_child) < 0)
-		abort();
+	g = xasprintf("%s/%s", strcmp(p, "/") == 0 ? "" : p, generic_child);
 	return g;
 }
 
@@ -488,8 +471,8 @@ static void push(char ***v, size_t *n, const char *s)
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0)
 			return;
-	*v = grow(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xdup(s);
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
 }
 
 /* A directory the expansion leaves without a right decide() grants on it:
@@ -550,8 +533,8 @@ static void add_forced(planner *pl, const char *path, uint64_t mask, const char 
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = grow(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ xdup(path), mask, xdup(why), false };
+	pl->forced = xrealloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	pl->forced[pl->nforced++] = (forced){ xstrdup(path), mask, xstrdup(why), false };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -778,7 +761,7 @@ static void cb_src(void *ctx, const char *p, const char **file, int *line)
 	free(g);
 }
 
-/* Masks where namespaces can be had; returns SB_EXIT_SETUP when masks
+/* Masks where namespaces can be had; returns SB_REFUSED when masks
  * were demanded (--mechanism masks) and cannot be had.  */
 static int plan_masks(planner *pl, const sb_linux_opts *o)
 {
@@ -786,10 +769,10 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 	plan->mechanism = "complement expansion";
 	if (o->mechanism == SB_LL_MECH_COMPLEMENT)
 		return 0;
-	char **fp = grow(NULL, (pl->nforced + 1) * sizeof *fp);
-	uint64_t *fm = grow(NULL, (pl->nforced + 1) * sizeof *fm);
-	const char **fw = grow(NULL, (pl->nforced + 1) * sizeof *fw);
-	bool *fmasked = grow(NULL, (pl->nforced + 1) * sizeof *fmasked);
+	char **fp = xrealloc(NULL, (pl->nforced + 1) * sizeof *fp);
+	uint64_t *fm = xrealloc(NULL, (pl->nforced + 1) * sizeof *fm);
+	const char **fw = xrealloc(NULL, (pl->nforced + 1) * sizeof *fw);
+	bool *fmasked = xrealloc(NULL, (pl->nforced + 1) * sizeof *fmasked);
 	for (size_t i = 0; i < pl->nforced; i++) {
 		fp[i] = pl->forced[i].path;
 		fm[i] = pl->forced[i].mask;
@@ -809,7 +792,7 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 	if (plan->masks.n == 0) {
 		/* nothing to mask: the direct launch, no namespace */
 	} else if (!sb_ns_masks_available(&userns, why, sizeof why)) {
-		plan->fallback = xdup(why);
+		plan->fallback = xstrdup(why);
 		sb_ll_masks_clear(&plan->masks);
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
 				 "masks unavailable (%s): the complement expansion enforces every "
@@ -818,7 +801,7 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 			sb_diag_report(pl->d, SB_SEV_ERROR, NULL, "masks",
 				       "masks were demanded (--mechanism masks) but cannot be "
 				       "had: %s", why);
-			rc = SB_EXIT_SETUP;
+			rc = SB_REFUSED;
 		}
 	} else {
 		plan->userns = userns;
@@ -861,9 +844,7 @@ static void build_warnings(planner *pl)
 		return;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		abort();
+	FILE *f = xopen_memstream(&buf, &len);
 	fputs("the Linux sandbox is narrower than the policy here", f);
 	if (plan->fallback)
 		fprintf(f, " (masks unavailable: %s; the complement expansion enforces the "
@@ -882,7 +863,7 @@ static void build_warnings(planner *pl)
 		fputs(" (create them before the launch to lift this)", f);
 	}
 	fclose(f);
-	plan->warnings = grow(plan->warnings, (plan->nwarnings + 1) * sizeof *plan->warnings);
+	plan->warnings = xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof *plan->warnings);
 	plan->warnings[plan->nwarnings++] = buf;
 }
 
@@ -920,13 +901,13 @@ static void planner_clear(planner *pl)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = grow(NULL, sizeof *plan);
+	sb_ll_plan *plan = xrealloc(NULL, sizeof *plan);
 	memset(plan, 0, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
-	plan->home = o->home ? xdup(o->home) : NULL;
+	plan->home = o->home ? xstrdup(o->home) : NULL;
 
 	linuxize(&pl, o);
 	collect_candidates(&pl);
@@ -964,7 +945,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 				       strerror(errno));
 		sb_mounts_free(&m);
 		planner_clear(&pl);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	/* the device rules follow decide() alone, also where /dev is masked */
 	bool masks_on = pl.use_masks;
@@ -991,7 +972,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 			       "refusing to run: %zu deny rule(s) cannot be enforced on Linux; "
 			       "pass --allow-unenforceable to run without them",
 			       plan->unenforceable);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	return 0;
 }

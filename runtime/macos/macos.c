@@ -11,6 +11,7 @@
 #include "runtime/common/env.h"
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 char *sb_macos_sandbox_exec_path(void)
 {
@@ -24,15 +25,12 @@ char *sb_macos_sandbox_exec_path(void)
 		if (slash) {
 			*slash = '\0';
 			char *r;
-			if (asprintf(&r, "%s/fake_sandbox_exec", self) < 0)
-				abort();
+			r = xasprintf("%s/fake_sandbox_exec", self);
 			return r;
 		}
 	}
 #endif
-	char *r = strdup(SB_SANDBOX_EXEC);
-	if (!r)
-		abort();
+	char *r = xstrdup(SB_SANDBOX_EXEC);
 	return r;
 }
 
@@ -43,7 +41,7 @@ int sb_macos_check_available(const char *sandbox_exec, sb_diag *d)
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "no-sandbox-exec",
 		       "%s is missing or not executable: the Seatbelt backend requires macOS",
 		       sandbox_exec);
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }
 
 #ifdef __APPLE__
@@ -86,7 +84,7 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 			       "already inside a sandbox (%s=%s is set): a second Seatbelt sandbox "
 			       "cannot be applied inside the first; run the command directly in "
 			       "this sandbox, or unset %s if it was set by mistake", name, m, name);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 #ifdef __APPLE__
 	if (!probe_applies(sandbox_exec)) {
@@ -94,7 +92,7 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 			       "already inside a sandbox: %s cannot apply even a trivial profile "
 			       "here (nested Seatbelt sandboxes are not allowed); run from an "
 			       "unsandboxed terminal", sandbox_exec);
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 #else
 	(void)sandbox_exec;
@@ -107,11 +105,11 @@ int sb_macos_exec(const sb_launch *l, sb_diag *d)
 	if (chdir(l->cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l->cwd, strerror(errno));
-		return SB_EXIT_SETUP;
+		return SB_REFUSED;
 	}
 	execve(l->exec_path, l->argv, l->envp);
 	int e = errno;
 	sb_diag_report(d, SB_SEV_ERROR, NULL, "exec", "cannot run %s: %s", l->exec_path,
 		       strerror(e));
-	return SB_EXIT_SETUP;
+	return SB_REFUSED;
 }

@@ -18,12 +18,12 @@
  * Caller frees.  */
 char *sb_macos_sandbox_exec_path(void);
 
-/* Refuse (SB_EXIT_SETUP) when sandbox-exec is missing ("requires macOS").  */
+/* Refuse (SB_REFUSED) when sandbox-exec is missing ("requires macOS").  */
 int sb_macos_check_available(const char *sandbox_exec, sb_diag *d);
 
 /* An already-sandboxed parent: OMP_SANDBOX or PI_SANDBOX set in `envp`, or
  * (on macOS) a trivial profile that sandbox-exec cannot apply.  Nested
- * Seatbelt cannot work, so this refuses with SB_EXIT_SETUP and says
+ * Seatbelt cannot work, so this refuses with SB_REFUSED and says
  * "already inside a sandbox".  */
 int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag *d);
 

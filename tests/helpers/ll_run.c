@@ -18,6 +18,7 @@
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
 #include "llspec.h"
+#include "compiler/common/exit_status.h"
 
 extern char **environ;
 
@@ -31,6 +32,14 @@ static int errno_of(const char *s)
 		if (!strcmp(s, t[i].n))
 			return t[i].e;
 	return atoi(s);
+}
+
+/* As runtime/cli/run.c does for sbrun.  */
+static int exit_status_of(int rc)
+{
+	return rc == SB_CMD_NOT_FOUND ? SB_EXIT_NOTFOUND
+	     : rc == SB_CMD_NOT_EXECUTABLE ? SB_EXIT_NOEXEC
+	     : rc < 0 ? SB_EXIT_SETUP : rc;
 }
 
 int main(int argc, char **argv)
@@ -95,7 +104,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (doctor)
-		return sb_linux_doctor(stdout);
+		return sb_linux_doctor(stdout, SB_EXIT_SETUP);
 	if (!spec || (!plan_only && !count && i + 1 >= argc)) {
 		fprintf(stderr, "usage: ll_run -p SPEC [-D N=V]... -- CMD ARGS...\n");
 		return 2;
@@ -118,5 +127,5 @@ int main(int argc, char **argv)
 	sb_ll_plan_free(plan);
 	sb_profile_free(p);
 	sb_diag_free(d);
-	return rc;
+	return exit_status_of(rc);
 }

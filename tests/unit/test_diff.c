@@ -46,8 +46,8 @@ static char *write_file(const char *name, const char *text)
 static int diff(const char *old_text, const char *new_text)
 {
 	char *a = write_file("old.sb", old_text), *b = write_file("new.sb", new_text);
-	char *argv[] = { a, b, NULL };
-	int rc = sb_cmd_diff(2, argv);
+	char *argv[] = { "diff", a, b, NULL };
+	int rc = sb_cmd_diff(3, argv);
 	free(a);
 	free(b);
 	return rc;
@@ -148,19 +148,19 @@ Test(diff, unmodelled_parts)
 Test(diff, errors)
 {
 	cr_expect(eq(int, diff("(version 1)(allow default)", "(version 1)(allow"), 3));
-	char *argv[] = { "only-one.sb", NULL };
-	cr_expect(eq(int, sb_cmd_diff(1, argv), 3));
-	char *argv2[] = { "/nonexistent/a.sb", "/nonexistent/b.sb", NULL };
-	cr_expect(eq(int, sb_cmd_diff(2, argv2), 3));
-	char *argv3[] = { "--bogus", NULL };
-	cr_expect(eq(int, sb_cmd_diff(1, argv3), 3));
+	char *argv[] = { "diff", "only-one.sb", NULL };
+	cr_expect(eq(int, sb_cmd_diff(2, argv), 3));
+	char *argv2[] = { "diff", "/nonexistent/a.sb", "/nonexistent/b.sb", NULL };
+	cr_expect(eq(int, sb_cmd_diff(3, argv2), 3));
+	char *argv3[] = { "diff", "--bogus", NULL };
+	cr_expect(eq(int, sb_cmd_diff(2, argv3), 3));
 }
 
 static int explain(const char *text, const char *op, const char *path, const char *extra)
 {
 	char *f = write_file("p.sb", text);
-	char *argv[8] = { f, "--op", (char *)op, "--path", (char *)path, NULL, NULL, NULL };
-	int argc = 5;
+	char *argv[8] = { "explain", f, "--op", (char *)op, "--path", (char *)path, NULL, NULL };
+	int argc = 6;
 	if (extra)
 		argv[argc++] = (char *)extra;
 	int rc = sb_cmd_explain(argc, argv);

@@ -135,7 +135,7 @@ Test(env, pass_env_invalid_name_refused)
 	sb_envvec e = { 0 };
 	sb_env_in in = { .parent = parent, .home = "/h", .tmpdir = "/tmp", .marker = "seatbelt",
 			 .pass_env = "EDITOR:FOO-BAR" };
-	cr_assert(eq(int, sb_env_build(&in, &e, c.d), 78));
+	cr_assert(eq(int, sb_env_build(&in, &e, c.d), SB_REFUSED));
 	cr_assert(eq(sz, e.n, 0));
 	const char *t = cap_text(&c);
 	cr_assert(not(eq(ptr, strstr(t, "error: OMP_SANDBOX_PASS_ENV: 'FOO-BAR' is not a valid"), NULL)),

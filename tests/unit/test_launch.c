@@ -158,7 +158,7 @@ Test(launch, unbound_param_refused)
 	sb_launch_in in = { .platform = SB_PLAT_MACOS, .profile = p, .prep = &prep,
 			    .env = child_env, .cmd = "/bin/true" };
 	sb_launch l;
-	cr_assert(eq(int, sb_launch_compute(&in, &l, d), 78));
+	cr_assert(eq(int, sb_launch_compute(&in, &l, d), SB_REFUSED));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "-D SECRET_DIR=VALUE"), NULL)), "%s", captext);
 	sb_launch_free(&l);
@@ -196,7 +196,7 @@ Test(launch, command_under_denied_home_refused)
 	sb_launch l;
 	cr_assert(eq(int, sb_launch_compute(&in, &l, d), 0));
 	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "the command", "/Users/a/.bun/bin/omp", d),
-		     78));
+		     SB_REFUSED));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.bun)"), NULL)),
 		  "%s", captext);
@@ -206,7 +206,7 @@ Test(launch, command_under_denied_home_refused)
 						   "/Users/a/.config/omp/bun", d), 0));
 	/* an install dir right below a sensitive location: its own directory */
 	cr_assert(eq(int, sb_launch_check_readable(l.bound, "/Users/a", "the command",
-						   "/Users/a/.ssh/bin/tool", d), 78));
+						   "/Users/a/.ssh/bin/tool", d), SB_REFUSED));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.ssh/bin)"), NULL)),
 		  "%s", captext);
@@ -234,8 +234,8 @@ Test(launch, macos_nested_refused_in_plain_words)
 	char *inside[] = { "PATH=/usr/bin", "OMP_SANDBOX=seatbelt", NULL };
 	char *pi[] = { "PI_SANDBOX=seatbelt", NULL };
 	char *outside[] = { "PATH=/usr/bin", "OMP_SANDBOX=", NULL };
-	cr_assert(eq(int, sb_macos_check_nested(inside, "/usr/bin/sandbox-exec", d), 78));
-	cr_assert(eq(int, sb_macos_check_nested(pi, "/usr/bin/sandbox-exec", d), 78));
+	cr_assert(eq(int, sb_macos_check_nested(inside, "/usr/bin/sandbox-exec", d), SB_REFUSED));
+	cr_assert(eq(int, sb_macos_check_nested(pi, "/usr/bin/sandbox-exec", d), SB_REFUSED));
 	cr_assert(eq(int, sb_macos_check_nested(outside, "/usr/bin/sandbox-exec", d), 0));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "error: already inside a sandbox (OMP_SANDBOX=seatbelt is set)"),
@@ -248,7 +248,7 @@ Test(launch, test_build_uses_the_stand_in)
 	const char *base = strrchr(p, '/');
 	cr_assert(eq(str, (char *)base, "/fake_sandbox_exec"));
 	free(p);
-	cr_assert(eq(int, sb_macos_check_available("/nonexistent/sandbox-exec", d), 78));
+	cr_assert(eq(int, sb_macos_check_available("/nonexistent/sandbox-exec", d), SB_REFUSED));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "requires macOS"), NULL)));
 }

@@ -182,7 +182,7 @@ Test(ll_plan, unenforceable_deny_refused_unless_opted_in, .init = setup, .fini =
 	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
 	sb_linux_opts o = { 0 };
 	sb_ll_plan *plan = NULL;
-	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_EXIT_SETUP));
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), SB_REFUSED));
 	cr_assert(note_has(plan, SB_LL_NOTE_UNENFORCEABLE, "regex"));
 	sb_ll_plan_free(plan);
 	o.allow_unenforceable = true;

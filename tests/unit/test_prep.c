@@ -117,7 +117,7 @@ Test(prep, home_mismatch_refused)
 {
 	char *out;
 	sb_prep_in in = { .envp = env("HOME=/tmp", NULL, NULL), .pw_home = home };
-	cr_assert(eq(int, sb_prep_home(&in, false, &out, d), 78));
+	cr_assert(eq(int, sb_prep_home(&in, false, &out, d), SB_REFUSED));
 	cr_assert(eq(ptr, out, NULL));
 	HAS("error: the inherited HOME '/tmp' differs from the real home");
 	HAS("OMP_SANDBOX_SKIP_HOME_VERIFY=1");
@@ -138,7 +138,7 @@ Test(prep, home_missing_in_user_database_entry)
 	char *out;
 	char *gone = fmt("%s/gone", root);
 	sb_prep_in in = { .envp = env(NULL, NULL, NULL), .pw_home = gone };
-	cr_assert(eq(int, sb_prep_home(&in, true, &out, d), 78));
+	cr_assert(eq(int, sb_prep_home(&in, true, &out, d), SB_REFUSED));
 	HAS("which does not exist");
 	free(gone);
 }
@@ -147,7 +147,7 @@ Test(prep, home_lookup_failed)
 {
 	char *out, *h = fmt("HOME=%s", home);
 	sb_prep_in in = { .envp = env(h, NULL, NULL), .pw_home = NULL };
-	cr_assert(eq(int, sb_prep_home(&in, false, &out, d), 78));
+	cr_assert(eq(int, sb_prep_home(&in, false, &out, d), SB_REFUSED));
 	HAS("could not look up the home directory");
 	cr_assert(eq(int, sb_prep_home(&in, true, &out, d), 0));
 	cr_assert(eq(str, out, home));
@@ -188,7 +188,7 @@ Test(prep, workspace_missing)
 {
 	char *ws;
 	sb_prep_in in = { .envp = env("OMP_SANDBOX_WORKSPACE=/nonexistent/sbx", NULL, NULL) };
-	cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), 78));
+	cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), SB_REFUSED));
 	HAS("workspace '/nonexistent/sbx' does not exist");
 }
 
@@ -201,7 +201,7 @@ Test(prep, workspace_wide_refused)
 	bad[3] = anc;
 	for (size_t i = 0; i < 4; i++) {
 		sb_prep_in in = { .envp = env(bad[i], NULL, NULL) };
-		cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), 78), "%s", bad[i]);
+		cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), SB_REFUSED), "%s", bad[i]);
 		cr_assert(eq(int, sb_prep_workspace(&in, home, true, &ws, d), 0), "%s", bad[i]);
 		free(ws);
 	}
@@ -217,7 +217,7 @@ Test(prep, workspace_tilde_user_refused)
 {
 	char *ws;
 	sb_prep_in in = { .envp = env("OMP_SANDBOX_WORKSPACE=~bob/x", NULL, NULL) };
-	cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), 78));
+	cr_assert(eq(int, sb_prep_workspace(&in, home, false, &ws, d), SB_REFUSED));
 	HAS("'~name'");
 }
 
@@ -301,15 +301,15 @@ Test(prep, extras_refusals)
 {
 	char **v;
 	size_t n;
-	cr_assert(eq(int, extras("rel/path", false, &v, &n), 78));
+	cr_assert(eq(int, extras("rel/path", false, &v, &n), SB_REFUSED));
 	HAS("error: OMP_SANDBOX_EXTRA_READ path 'rel/path' must be absolute");
-	cr_assert(eq(int, extras("~/proj/../.ssh", false, &v, &n), 78));
+	cr_assert(eq(int, extras("~/proj/../.ssh", false, &v, &n), SB_REFUSED));
 	HAS("contains a '..' component");
-	cr_assert(eq(int, extras("/nonexistent/a/b", false, &v, &n), 78));
+	cr_assert(eq(int, extras("/nonexistent/a/b", false, &v, &n), SB_REFUSED));
 	HAS("cannot be canonicalized");
-	cr_assert(eq(int, extras("~bob/x", false, &v, &n), 78));
+	cr_assert(eq(int, extras("~bob/x", false, &v, &n), SB_REFUSED));
 	HAS("'~name'");
-	cr_assert(eq(int, extras("/tmp/a\tb", false, &v, &n), 78));
+	cr_assert(eq(int, extras("/tmp/a\tb", false, &v, &n), SB_REFUSED));
 	HAS("control character (byte 0x09");
 }
 
@@ -320,10 +320,10 @@ Test(prep, extras_sensitive_component_wise)
 	mk("home/.sshfoo");
 	cr_assert(eq(int, extras("~/.sshfoo", false, &v, &n), 0), "%s", msgs());
 	free_v(v, n);
-	cr_assert(eq(int, extras("~/.ssh", false, &v, &n), 78));
+	cr_assert(eq(int, extras("~/.ssh", false, &v, &n), SB_REFUSED));
 	HAS("covers a sensitive home location");
 	HAS("OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1");
-	cr_assert(eq(int, extras("~", false, &v, &n), 78));
+	cr_assert(eq(int, extras("~", false, &v, &n), SB_REFUSED));
 	cr_assert(eq(int, extras("~/.ssh/config", true, &v, &n), 0));
 	HAS("warning: OMP_SANDBOX_EXTRA_READ path");
 	free_v(v, n);
@@ -333,7 +333,7 @@ Test(prep, write_gate_is_separate)
 {
 	char **v;
 	size_t n;
-	cr_assert(eq(int, sb_prep_extras("EXTRA_WRITE", "~/.ssh", home, false, &v, &n, d), 78));
+	cr_assert(eq(int, sb_prep_extras("EXTRA_WRITE", "~/.ssh", home, false, &v, &n, d), SB_REFUSED));
 	HAS("OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE=1");
 }
 

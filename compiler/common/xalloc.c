@@ -1,0 +1,90 @@
+/* xalloc.c - allocation that never returns NULL (xalloc.h).  */
+#include "compiler/common/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifndef __APPLE__
+#include <errno.h>   /* program_invocation_short_name (GNU) */
+#endif
+
+static const char *program_name(void)
+{
+#ifdef __APPLE__
+	return getprogname();
+#else
+	return program_invocation_short_name;
+#endif
+}
+
+_Noreturn void sb_out_of_memory(void)
+{
+	/* fputs allocates nothing on an unbuffered stderr.  */
+	fputs(program_name(), stderr);
+	fputs(": fatal: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		sb_out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		sb_out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		sb_out_of_memory();
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		sb_out_of_memory();
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s ? s : "", n);
+	if (!p)
+		sb_out_of_memory();
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		sb_out_of_memory();
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+FILE *xopen_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		sb_out_of_memory();
+	return f;
+}

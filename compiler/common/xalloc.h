@@ -1,0 +1,30 @@
+/* xalloc.h - the one allocation policy of omp-sandbox.
+ *
+ * Out of memory is not an error a caller can handle usefully (the tools hold
+ * a policy, a profile and a few paths): every allocation in the compiler and
+ * the runtime goes through these functions, and when the system refuses one
+ * they print one message, "PROGRAM: fatal: out of memory", to stderr and
+ * abort().  No library function chooses an exit status for it and no caller
+ * checks for NULL.  (docs/architecture.md, "Errors and ownership".)  */
+#ifndef SB_XALLOC_H
+#define SB_XALLOC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+_Noreturn void sb_out_of_memory(void);
+
+/* As malloc/calloc/realloc, never NULL; a size of 0 allocates 1 byte.  */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* A copy of `s`; NULL copies as "".  */
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* An in-memory stream (open_memstream); close it before reading *buf.  */
+FILE *xopen_memstream(char **buf, size_t *len);
+
+#endif
