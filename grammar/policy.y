@@ -68,7 +68,7 @@ static void sbx_yyerror(sb_loc *loc, yyscan_t scanner, struct sbx_pctx *ctx, con
 }
 
 %token ALLOW "allow" DENY "deny" DEFAULT "default" NETWORK "network" ON "on" OFF "off"
-%token INCLUDE "include" LIST "list" EXACTLY "exactly" ACKNOWLEDGE "acknowledge"
+%token INCLUDE "include" LIST "list" PRESET "preset" EXACTLY "exactly" ACKNOWLEDGE "acknowledge"
 %token READ "read" WRITE "write" STAT_ONLY "stat-only" EXEC "exec"
 %token SENSITIVE "sensitive" WIDE "wide"
 %token <str> ROOT "root name" ABSPATH "absolute path" TILDEPATH "~ path"
@@ -99,6 +99,7 @@ stmt
 	| "network" "off" ";"             { sbx_ctx_network(ctx, false, @1); }
 	| "include" STRING ";"            { sbx_ctx_include(ctx, $2, @2); }
 	| "list" VARPATH ";"              { sbx_ctx_list(ctx, $2, @2); }
+	| "preset" STRING ";"             { sbx_ctx_preset(ctx, $2, @2); }
 	| opt_action accesses opt_targets opt_ack ";"
 	                                  { sbx_ctx_rule(ctx, (sb_action)$1, $2, $3, $4, @$); }
 	| error ";"                       { yyerrok; }

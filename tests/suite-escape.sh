@@ -23,6 +23,15 @@ PROFILE=$B/gen/omp.sb
 PROBE=$B/test-bin/escape_probe
 LIB=$ROOT/tests/escape/lib.sh
 ONLY=${ESCAPE_ONLY:-}          # run only techniques whose file name matches
+# ESCAPE_ABI=N emulates Landlock ABI N (the test build's SB_TEST_LL_ABI knob);
+# ESCAPE_IDS="root" limits the identities (default: root user)
+IDS=${ESCAPE_IDS:-root user}
+if [ -n "${ESCAPE_ABI:-}" ]; then
+	SBRUN=$B/test-bin/sbrun
+	ABI_ENV=(SB_TEST_LL_ABI="$ESCAPE_ABI")
+else
+	ABI_ENV=()
+fi
 # ESCAPE_VERBOSE=1 prints every technique's evidence, not only failures
 
 if [ -z "${SBX_ESC_IN_NS:-}" ]; then
@@ -38,6 +47,13 @@ if [ -z "${SBX_ESC_IN_NS:-}" ]; then
 fi
 
 # ---- inside the private mount namespace ----
+# The effective Landlock ABI the techniques run at (the kernel's, or the
+# emulated one): techniques that depend on it read $SBX_ESC_ABI.
+kabi=$("$SBRUN" --doctor 2>/dev/null | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')
+SBX_ESC_ABI=${kabi:-0}
+[ -n "${ESCAPE_ABI:-}" ] && [ "$ESCAPE_ABI" -lt "$SBX_ESC_ABI" ] && SBX_ESC_ABI=$ESCAPE_ABI
+[ "$SBX_ESC_ABI" -gt 7 ] && SBX_ESC_ABI=7
+export SBX_ESC_ABI
 mount -t tmpfs -o mode=0755 tmpfs /home || { echo "SKIP: cannot mount tmpfs on /home"; exit 77; }
 mount -t tmpfs -o mode=0755 tmpfs /mnt || { echo "SKIP: cannot mount tmpfs on /mnt"; exit 77; }
 S=/mnt/.esc          # driver state: outside every sandbox write grant
@@ -97,7 +113,7 @@ pass_var() {
 
 # The command line that runs inside() under sbrun.
 inside_cmd() {
-	local script="PROBE=$(printf '%q' "$PROBE"); MECH=$MECH; ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
+	local script="PROBE=$(printf '%q' "$PROBE"); SBX_ESC_ABI=$SBX_ESC_ABI; MECH=$MECH; ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
 	INSIDE=("$SBRUN" --mechanism "$MECH" "$PROFILE" -- /bin/bash --noprofile --norc -c "$script")
 }
 
@@ -108,7 +124,7 @@ run_inside() {
 	local ids=()
 	[ "$ID" = user ] && ids=(setpriv --reuid=$USER_UID --regid=$USER_GID --clear-groups --)
 	timeout 60 "${ids[@]}" env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$H" TERM=dumb LANG=C \
-		OMP_SANDBOX_WORKSPACE="$H/proj" SBX_PARENT_SECRET="$TOK-parentenv" "$@" "${INSIDE[@]}" \
+		OMP_SANDBOX_WORKSPACE="$H/proj" SBX_PARENT_SECRET="$TOK-parentenv" "${ABI_ENV[@]}" "$@" "${INSIDE[@]}" \
 		</dev/null >>"$OUT" 2>&1
 	echo "SBX-LAUNCH-EXIT: $?" >>"$OUT"
 }
@@ -120,7 +136,7 @@ run_inside_pty() {
 	[ "$ID" = user ] && ids=(setpriv --reuid=$USER_UID --regid=$USER_GID --clear-groups --)
 	local cmd
 	cmd=$(printf '%q ' env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$H" TERM=dumb LANG=C \
-		OMP_SANDBOX_WORKSPACE="$H/proj" "$@" "${INSIDE[@]}")
+		OMP_SANDBOX_WORKSPACE="$H/proj" "${ABI_ENV[@]}" "$@" "${INSIDE[@]}")
 	timeout 60 "${ids[@]}" script -qec "$cmd" /dev/null </dev/null >>"$OUT" 2>&1
 	echo "SBX-LAUNCH-EXIT: $?" >>"$OUT"
 }
@@ -232,13 +248,13 @@ if ! grep -q '^PREFLIGHT-OK' "$OUT"; then
 	sed 's/^/    | /' "$OUT" | head -30
 	exit 1
 fi
-echo "PASS: preflight: sandbox effective (workspace readable, ~/.ssh/id_rsa denied)"
+echo "PASS: preflight: sandbox effective at Landlock ABI $SBX_ESC_ABI (workspace readable, ~/.ssh/id_rsa denied)"
 
 # Both mechanisms (docs/linux.md): masks in a private mount namespace, and
 # the complement expansion they fall back to.  Techniques see $MECH.
-for MECH in masks complement; do
+for MECH in ${SBX_ESC_MECHS:-masks complement}; do
 export MECH
-for ID in root user; do
+for ID in $IDS; do
 	if [ "$ID" = user ] && [ "$can_user" -eq 0 ]; then
 		echo "SKIP: [user] the build tree is not readable by uid $USER_UID"
 		nskip=$((nskip + 1)); continue
@@ -252,5 +268,5 @@ done
 done
 
 echo
-echo "escape techniques: $npass passed, $nfail failed, $nskip skipped"
+echo "escape techniques at Landlock ABI $SBX_ESC_ABI: $npass passed, $nfail failed, $nskip skipped"
 [ "$nfail" -eq 0 ]

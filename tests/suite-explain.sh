@@ -41,6 +41,8 @@ explain() {
 	fi
 }
 
+# edited copies of the policy live in $tmp: its presets are included from there
+ln -s "$PWD/examples/tools" "$tmp/tools"
 "$SBC" -o "$tmp/omp.sb" "$POLICY" || { fail "sbc cannot compile $POLICY"; exit 1; }
 for input in "$POLICY" "$tmp/omp.sb"; do
 	kind=policy; [ "$input" = "$POLICY" ] || kind=profile

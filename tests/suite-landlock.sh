@@ -170,8 +170,10 @@ expect_rc "a ruleset that is not enforced is detected" 78 "not enforced" \
 	"${L[@]}" --fail restrict_noop:0 -- "$PROBE" stat /
 expect_rc "command not found: 127" 127 "not found" "${L[@]}" -- $H/proj/no-such-command
 expect_rc "command without EXECUTE: 126 with a hint" 126 "EXECUTE" "${L[@]}" -- $H/true
-expect_rc "ABI 2 below the minimum refused" 78 "below the minimum" \
+expect_rc "ABI 2 runs by default (truncation guard)" 0 "" \
 	"${L[@]}" --clamp-abi 2 -- "$PROBE" stat /
+expect_rc "ABI 2 below --require-abi 3 refused" 78 "below the minimum" \
+	"${L[@]}" --clamp-abi 2 --min-abi 3 -- "$PROBE" stat /
 expect_rc "unenforceable deny refused" 78 "not-enforceable" \
 	"$LLRUN" -p "$ROOT/tests/landlock/unanchored.llspec" -- "$PROBE" stat /
 expect_rc "unenforceable deny runs when opted in" 0 "" \
@@ -190,15 +192,44 @@ if [ "$(uname -m)" = x86_64 ]; then
 	[ $rc = 159 ] && pass "x32 system call kills the process (SIGSYS)" || fail "x32 call: exit $rc"
 fi
 
-# ---- ABI emulation (test clamp): truncation hole below ABI 3 ----
+# ---- ABI emulation (test clamp): truncation closed at every ABI ----
+# Below ABI 3 by the seccomp truncation guard (runtime/linux/seccomp_trunc.c),
+# from ABI 3 by Landlock's TRUNCATE right.  The negative control (guard off)
+# shows the hole is real, so the guard's PASS lines are not vacuous.
 kabi=$("$LLRUN" --doctor | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')
+ro_intact() { [ "$(cat /mnt/ro.txt)" = ro ]; }
 for n in $(seq 1 "$kabi"); do
 	setup_home
-	got=$("${L[@]}" --clamp-abi $n --min-abi 1 -- "$PROBE" read $H/.ssh/id_rsa 2>/dev/null)
+	got=$("${L[@]}" --clamp-abi $n -- "$PROBE" read $H/.ssh/id_rsa 2>/dev/null)
 	[ "$got" = EACCES ] && pass "ABI $n: id_rsa denied" || fail "ABI $n: id_rsa: $got"
-	got=$("${L[@]}" --clamp-abi $n --min-abi 1 -- "$PROBE" truncate /mnt/ro.txt 2>/dev/null)
-	if [ $n -ge 3 ]; then want=EACCES; else want=OK; fi
-	[ "$got" = $want ] && pass "ABI $n: truncate outside grants $want" || fail "ABI $n: truncate: $got (want $want)"
+	for op in truncate trunc-ro trunc-acc3 trunc-rw trunc-openat2; do
+		echo ro >/mnt/ro.txt
+		got=$("${L[@]}" --clamp-abi $n -- "$PROBE" $op /mnt/ro.txt 2>/dev/null)
+		if ro_intact && [ "$got" != OK ]; then
+			pass "ABI $n: $op of a read-only file refused ($got)"
+		else
+			fail "ABI $n: $op of a read-only file: $got, content '$(cat /mnt/ro.txt)'"
+		fi
+	done
+	# inside a writable root truncation works (ftruncate and O_WRONLY|O_TRUNC)
+	echo data >$H/proj/t.txt
+	got=$("${L[@]}" --clamp-abi $n -- "$PROBE" trunc-rw $H/proj/t.txt 2>/dev/null)
+	[ "$got" = OK ] && [ ! -s $H/proj/t.txt ] && pass "ABI $n: O_RDWR|O_TRUNC in the workspace works" ||
+		fail "ABI $n: O_RDWR|O_TRUNC in the workspace: $got"
+	echo data >$H/proj/t.txt
+	got=$("${L[@]}" --clamp-abi $n -- /usr/bin/truncate -s 0 $H/proj/t.txt 2>&1)
+	[ ! -s $H/proj/t.txt ] && pass "ABI $n: truncate(1) (ftruncate) in the workspace works" ||
+		fail "ABI $n: truncate(1) in the workspace: $got"
+	if [ $n -lt 3 ]; then
+		echo ro >/mnt/ro.txt
+		got=$("${L[@]}" --clamp-abi $n --fail no_truncate_guard:0 -- "$PROBE" trunc-ro /mnt/ro.txt 2>/dev/null)
+		if [ "$got" = OK ] && ! ro_intact; then
+			pass "ABI $n: negative control: without the guard O_RDONLY|O_TRUNC empties the file"
+		else
+			fail "ABI $n: negative control: the hole did not show ($got)"
+		fi
+		echo ro >/mnt/ro.txt
+	fi
 done
 
 [ $fails -eq 0 ]

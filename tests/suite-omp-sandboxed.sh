@@ -65,9 +65,14 @@ if has "$out" "argv[1]=hello"; then pass "OMP_SANDBOX_YOLO=true is off (only exa
 # ---- environment ----
 run SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so NODE_OPTIONS=--x EDITOR=vi -- x
 envs=$(grep '^env=' <<<"$out" | sed 's/^env=//' | cut -d= -f1 | tr '\n' ' ')
-if [ "$envs" = "HOME TMPDIR OMP_SANDBOX PI_SANDBOX PATH USER LANG TERM " ]; then
-	pass "clean environment: exactly the allowlist and the markers, in order"
+if [ "$envs" = "HOME TMPDIR OMP_SANDBOX PI_SANDBOX PATH USER LANG TERM XDG_CACHE_HOME npm_config_cache BUN_INSTALL_CACHE_DIR PIP_CACHE_DIR GOPATH CARGO_HOME DENO_DIR " ]; then
+	pass "clean environment: exactly the allowlist, the markers and the presets' cache settings, in order"
 else fail "clean environment: $envs"; fi
+run OMP_SANDBOX_TOOLS=none SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so -- x
+envs=$(grep '^env=' <<<"$out" | sed 's/^env=//' | cut -d= -f1 | tr '\n' ' ')
+if [ "$envs" = "HOME TMPDIR OMP_SANDBOX PI_SANDBOX PATH USER LANG TERM " ]; then
+	pass "OMP_SANDBOX_TOOLS=none: exactly the original's allowlist and the markers"
+else fail "clean environment with the presets off: $envs"; fi
 if has "$out" "env=OMP_SANDBOX=landlock" && has "$out" "env=PI_SANDBOX=landlock" && has "$out" "env=HOME=$H"; then
 	pass "markers OMP_SANDBOX=landlock and PI_SANDBOX=landlock, verified HOME"
 else fail "markers: $out"; fi
@@ -147,11 +152,13 @@ if [ $rc = 127 ] && contains "$err" "'omp' not found on PATH"; then pass "omp no
 (cd "$T/bin" && out=$(/usr/bin/env -i PATH=.:/usr/bin HOME=$H "$OS" x 2>&1); [ $? = 127 ]) &&
 	pass "a relative PATH entry is never searched" || fail "relative PATH entry"
 cp "$PROBE" "$H/bin/omp"
-run PATH="$H/bin:/usr/bin:/bin" -- x
+run PATH="$H/bin:/usr/bin:/bin" OMP_SANDBOX_TOOLS=none -- x
 if [ $rc = 78 ] && contains "$err" "denies reading" && contains "$err" "OMP_SANDBOX_EXTRA_READ=$H/bin"; then
 	pass "omp under the read-denied home: refused before launch, naming OMP_SANDBOX_EXTRA_READ"
 else fail "omp under HOME (rc=$rc): $err"; fi
-run PATH="$H/bin:/usr/bin:/bin" OMP_SANDBOX_EXTRA_READ="$H/bin" -- --exit=0
+run PATH="$H/bin:/usr/bin:/bin" -- --exit=0
+if [ $rc = 0 ] && has "$out" "argv[0]=$H/bin/omp"; then pass "omp in ~/bin runs with the presets (local)"; else fail "omp in ~/bin with the presets (rc=$rc): $err"; fi
+run PATH="$H/bin:/usr/bin:/bin" OMP_SANDBOX_TOOLS=none OMP_SANDBOX_EXTRA_READ="$H/bin" -- --exit=0
 if [ $rc = 0 ] && has "$out" "argv[0]=$H/bin/omp"; then pass "... and runs with that variable set"; else fail "omp under HOME with EXTRA_READ (rc=$rc): $err"; fi
 
 # ---- flags ----
@@ -165,7 +172,7 @@ run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --pr
 if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (seed 13b)"; else fail "print 13b: $out"; fi
 # The printed profile decides like the original's (seed §2) under sbc explain.
 mkdir -p "$H/a/b"
-WS=$H/a/b run -- --print-profile
+WS=$H/a/b run OMP_SANDBOX_TOOLS=none -- --print-profile
 echo "$out" > "$T/printed.sb"
 if [ -x "$B/bin/sbc" ]; then
 	bad=""
@@ -256,12 +263,12 @@ if ompdir=$("$root/tests/lib/install-omp.sh" 2>"$T/install.err"); then
 	mkdir -p "$H/.npm-global"
 	if mount --bind "$(dirname "$(dirname "$ompdir")")" "$H/.npm-global" 2>/dev/null; then
 		hp="$H/.npm-global/node_modules/.bin:/usr/bin:/bin"
-		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H "$OS" --version 2>"$T/err")
+		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H OMP_SANDBOX_TOOLS=none "$OS" --version 2>"$T/err")
 		rc=$?
 		if [ $rc = 78 ] && grep -q "OMP_SANDBOX_EXTRA_READ=$H/.npm-global" "$T/err"; then
 			pass "real omp installed under the home: refused before launch, naming OMP_SANDBOX_EXTRA_READ=~/.npm-global"
 		else fail "omp under the home (rc=$rc): $(cat "$T/err")"; fi
-		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H OMP_SANDBOX_EXTRA_READ="$H/.npm-global" "$OS" --version 2>"$T/err")
+		out=$(cd "$H/proj" && /usr/bin/env -i PATH="$hp" HOME=$H OMP_SANDBOX_TOOLS=none OMP_SANDBOX_EXTRA_READ="$H/.npm-global" "$OS" --version 2>"$T/err")
 		rc=$?
 		if [ $rc = 0 ] && grep -q '^omp/[0-9]' <<<"$out"; then pass "... and runs with it: $out"; else fail "omp under the home with EXTRA_READ (rc=$rc): $out $(cat "$T/err")"; fi
 		umount "$H/.npm-global"

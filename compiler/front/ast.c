@@ -108,7 +108,10 @@ void sbx_policy_dump(const sbx_policy *p, FILE *out)
 				fputc(' ', out);
 				dump_quoted(s->ack_reason ? s->ack_reason : "", out);
 			}
-			fputs(";\n", out);
+			fputs(";", out);
+			if (s->preset)
+				fprintf(out, "  # preset \"%s\"", s->preset);
+			fputc('\n', out);
 			break;
 		}
 	}

@@ -66,6 +66,11 @@ typedef struct sbx_stmt {
 				the top file's basename, includes relative to
 				the top file's directory (interned) */
 	int include_depth;   /* 0 for the top file */
+	/* RULE: the preset that gates it (`preset "git";` earlier in its file or
+	 * in a file including it), interned, or NULL.  Lowered as a list param
+	 * prefix (ir.h: TOOL_NAME*) that the launcher binds to one empty string
+	 * when the preset is selected and to nothing when it is not.  */
+	const char *preset;
 } sbx_stmt;
 
 typedef struct sbx_policy {

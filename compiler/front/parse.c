@@ -284,13 +284,59 @@ static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 	return s;
 }
 
+/* Inside a preset only path rules may appear: a preset grants (or denies)
+ * paths when the launcher selects it; it cannot change the default, the
+ * network, declare lists or grant everywhere.  */
+static bool refused_in_preset(sbx_pctx *c, const sb_loc *loc, const char *what)
+{
+	if (!c->preset)
+		return false;
+	sbx_ctx_error(c, loc, "preset", "%s cannot appear in preset \"%s\": a preset only "
+		      "grants or denies named paths; move it out of the preset's file", what,
+		      c->preset);
+	sb_diag_note(c->d, &c->preset_loc, "the preset starts here");
+	return true;
+}
+
+static bool preset_name_ok(const char *n)
+{
+	if (!(n[0] >= 'a' && n[0] <= 'z') || strlen(n) > 32)
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return false;
+	return true;
+}
+
+void sbx_ctx_preset(sbx_pctx *c, char *name, sb_loc loc)
+{
+	if (c->preset) {
+		sbx_ctx_error(c, &loc, "preset", "a second preset (\"%s\") inside preset \"%s\"; "
+			      "presets do not nest: one preset per file, included from the policy",
+			      name, c->preset);
+		sb_diag_note(c->d, &c->preset_loc, "the preset \"%s\" starts here", c->preset);
+	} else if (!preset_name_ok(name)) {
+		sbx_ctx_error(c, &loc, "preset", "bad preset name \"%s\": use a-z, 0-9 and '-', "
+			      "starting with a letter, at most 32 bytes (the launcher's "
+			      "OMP_SANDBOX_TOOLS names it)", name);
+	} else {
+		c->preset = sb_diag_intern(c->d, name);
+		c->preset_loc = loc;
+	}
+	free(name);
+}
+
 void sbx_ctx_default(sbx_pctx *c, sb_action action, sb_loc loc)
 {
+	if (refused_in_preset(c, &loc, "'default'"))
+		return;
 	new_stmt(c, SBX_STMT_DEFAULT, loc)->action = action;
 }
 
 void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc)
 {
+	if (refused_in_preset(c, &loc, "'network'"))
+		return;
 	new_stmt(c, SBX_STMT_NETWORK, loc)->action = on ? SB_ALLOW : SB_DENY;
 }
 
@@ -298,6 +344,10 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 {
 	struct sbx_shared *sh = c->sh;
 	sbx_base base;
+	if (refused_in_preset(c, &loc, "'list'")) {
+		free(name);
+		return;
+	}
 	if (strchr(name, '/')) {
 		sbx_ctx_error(c, &loc, "syntax", "a list name is a plain $NAME, not a path");
 		free(name);
@@ -322,6 +372,12 @@ void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targ
 	sbx_stmt *s = new_stmt(c, SBX_STMT_RULE, loc);
 	s->action = action;
 	s->access = access;
+	s->preset = c->preset;
+	if (!targets)
+		refused_in_preset(c, &loc, "a rule without targets (everywhere)");
+	for (size_t i = 0; targets && i < targets->n; i++)
+		if (targets->v[i].base == SBX_BASE_LIST)
+			refused_in_preset(c, &targets->v[i].loc, "a list target");
 	if (targets) {
 		s->targets = targets->v;
 		s->ntargets = targets->n;
@@ -457,7 +513,8 @@ static char *tidy_name(const char *name)
 }
 
 static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const char *origin,
-		      int depth, const char *text, size_t len, const sb_loc *at);
+		      int depth, const char *text, size_t len, const sb_loc *at,
+		      const sbx_pctx *parent);
 
 void sbx_ctx_include(sbx_pctx *c, char *name, sb_loc loc)
 {
@@ -480,7 +537,7 @@ void sbx_ctx_include(sbx_pctx *c, char *name, sb_loc loc)
 	char *dir = dir_of(c->file), *odir = dir_of(c->origin);
 	char *raw = join_name(dir, name), *oraw = join_name(odir, name);
 	char *file = tidy_name(raw), *origin = tidy_name(oraw);
-	c->nerrors += parse_file(c->sh, c->d, file, origin, c->depth + 1, NULL, 0, &loc);
+	c->nerrors += parse_file(c->sh, c->d, file, origin, c->depth + 1, NULL, 0, &loc, c);
 	free(dir);
 	free(odir);
 	free(raw);
@@ -493,7 +550,8 @@ void sbx_ctx_include(sbx_pctx *c, char *name, sb_loc loc)
 /* Parse one file (text given or read from disk); returns its error count
  * including those of its includes.  */
 static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const char *origin,
-		      int depth, const char *text, size_t len, const sb_loc *at)
+		      int depth, const char *text, size_t len, const sb_loc *at,
+		      const sbx_pctx *parent)
 {
 	sbx_pctx c = {
 		.d = d,
@@ -501,6 +559,9 @@ static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const
 		.file = sb_diag_intern(d, file),
 		.origin = sb_diag_intern(d, origin),
 		.depth = depth,
+		/* a file included from inside a preset belongs to that preset */
+		.preset = parent ? parent->preset : NULL,
+		.preset_loc = parent ? parent->preset_loc : (sb_loc){ 0 },
 	};
 	char *owned = NULL;
 	bool pushed = false;
@@ -552,7 +613,7 @@ sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d
 	if (!*base)
 		base = file;
 	p->file = sb_diag_intern(d, file);
-	int errors = parse_file(&sh, d, file, base, 0, text, len, NULL);
+	int errors = parse_file(&sh, d, file, base, 0, text, len, NULL, NULL);
 	free(dir);
 	for (size_t i = 0; i < sh.nlists; i++)
 		free(sh.lists[i]);

@@ -18,6 +18,10 @@ typedef struct sbx_pctx {
 	const char *file;     /* diagnostics name (interned) */
 	const char *origin;   /* profile-comment name (interned) */
 	int depth;            /* include depth, 0 for the top file */
+	/* the preset gating this file's statements from here on (`preset "x";`
+	 * here or in an including file; interned), or NULL */
+	const char *preset;
+	sb_loc preset_loc;
 	int nerrors;          /* errors reported while parsing this file */
 	/* scanner position (1-based), and the length of the previous line so
 	 * an end-of-file error after a final newline points at the last line */
@@ -68,6 +72,7 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc);
 void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targets,
 		  sbx_ack *ack, sb_loc loc);
 void sbx_ctx_include(sbx_pctx *c, char *file, sb_loc loc);
+void sbx_ctx_preset(sbx_pctx *c, char *name, sb_loc loc);
 
 /* Report a located error and count it.  */
 void sbx_ctx_error(sbx_pctx *c, const sb_loc *loc, const char *code, const char *fmt, ...)

@@ -76,6 +76,8 @@ typedef struct {
 	sb_profile *prof;
 	int errors;
 	lower_index ix;
+	const char **gate;        /* per rule: the preset gating it, or NULL */
+	size_t ngate;
 } lower_ctx;
 
 /* ---- string expressions for targets ---- */
@@ -278,7 +280,11 @@ static char *filter_base(const sb_filter *f, path_key *k)
 	*k = key_of(f->arg);
 	if (!k->known || is_list_param(k->param))
 		return NULL;
-	return xasprintf("%c%s", k->param ? 'P' : 'S', k->param ? k->param : "");
+	size_t n = k->param ? strlen(k->param) : 0;
+	char *b = xmalloc(n + 2);
+	b[0] = k->param ? 'P' : 'S';
+	memcpy(b + 1, k->param ? k->param : "", n + 1);
+	return b;
 }
 
 /* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
@@ -748,6 +754,70 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 	}
 }
 
+/* ---- presets ---- */
+
+/* The gate param of a preset: "git" -> "TOOL_GIT*" (ir.h).  */
+static char *gate_param(const char *preset)
+{
+	char *g = xasprintf("TOOL_%s*", preset);
+	for (char *q = g + 5; *q && *q != '*'; q++)
+		*q = *q == '-' ? '_' : (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+	return g;
+}
+
+static void gate_filter(sb_filter *f, const char *param)
+{
+	for (size_t i = 0; i < f->nkids; i++)
+		gate_filter(f->kids[i], param);
+	if (!f->arg)
+		return;
+	sb_str *old = f->arg;
+	size_t n = old->kind == SB_STR_APPEND ? old->nparts : 1;
+	sb_str **parts = xcalloc(n + 1, sizeof *parts);
+	parts[0] = sb_str_param(param);
+	if (old->kind == SB_STR_APPEND) {
+		for (size_t i = 0; i < n; i++)
+			parts[i + 1] = old->parts[i];
+		free(old->parts);
+		old->parts = NULL;
+		old->nparts = 0;
+		sb_str_free(old);
+	} else {
+		parts[1] = old;
+	}
+	f->arg = sb_str_append(parts, n + 1);
+	free(parts);
+}
+
+/* Prefix every path of a preset's rules (ancestor rules included) with the
+ * preset's gate list: bound to one empty string the path is unchanged, bound
+ * to nothing the rule vanishes (sb_profile_bind drops a rule whose filters
+ * all expand to nothing).  Done after lowering, so the order-robust
+ * adjustments and the ancestors are computed on the plain paths; dropping a
+ * whole statement's rules leaves the other rules deciding as before.  */
+static void gate_presets(lower_ctx *c)
+{
+	for (size_t e = 0; e < c->prof->nrules && e < c->ngate; e++) {
+		if (!c->gate[e])
+			continue;
+		char *param = gate_param(c->gate[e]);
+		sb_rule *r = c->prof->rules[e];
+		for (size_t j = 0; j < r->nfilters; j++)
+			gate_filter(r->filters[j], param);
+		free(param);
+	}
+}
+
+static void note_gate(lower_ctx *c, const char *preset)
+{
+	size_t n = c->prof->nrules;
+	const char **g = xrealloc(c->gate, (n ? n : 1) * sizeof *g);
+	for (size_t e = c->ngate; e < n; e++)
+		g[e] = preset;
+	c->gate = g;
+	c->ngate = n;
+}
+
 static const char *basename_of(const char *file)
 {
 	const char *slash = strrchr(file, '/');
@@ -788,8 +858,11 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
+		note_gate(&c, s->kind == SBX_STMT_RULE ? s->preset : NULL);
 	}
 	index_clear(&c.ix);
+	gate_presets(&c);
+	free(c.gate);
 	if (c.errors) {
 		sb_profile_free(c.prof);
 		return NULL;

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
@@ -31,7 +34,9 @@ static void emit_quoted(emitter *e, const char *s, const sb_loc *loc)
 		refuse(e, loc, "a string");
 		return;
 	}
-	fprintf(e->out, "\"%s\"", esc);
+	fputc('"', e->out);
+	fputs(esc, e->out);
+	fputc('"', e->out);
 	free(esc);
 }
 
@@ -75,7 +80,9 @@ static void emit_filter(emitter *e, const sb_filter *f)
 	case SB_F_LITERAL:
 	case SB_F_SUBPATH:
 	case SB_F_PREFIX:
-		fprintf(e->out, "(%s ", path_kinds[f->kind]);
+		fputc('(', e->out);
+		fputs(path_kinds[f->kind], e->out);
+		fputc(' ', e->out);
 		emit_str(e, f->arg, &f->loc);
 		fputc(')', e->out);
 		break;
@@ -85,7 +92,9 @@ static void emit_filter(emitter *e, const sb_filter *f)
 		if (!v || strchr(v, '"') || sb_path_bad_char(v) >= 0) {
 			refuse(e, &f->loc, "a regex");
 		} else {
-			fprintf(e->out, "(regex #\"%s\")", v);
+			fputs("(regex #\"", e->out);
+			fputs(v, e->out);
+			fputs("\")", e->out);
 		}
 		free(v);
 		break;
@@ -94,13 +103,17 @@ static void emit_filter(emitter *e, const sb_filter *f)
 		fputs("(vnode-type", e->out);
 		for (unsigned b = 0; b < 8; b++)
 			if (f->vnode_mask & (1u << b))
-				fprintf(e->out, " %s", vnode_names[b]);
+			{
+				fputc(' ', e->out);
+				fputs(vnode_names[b], e->out);
+			}
 		fputc(')', e->out);
 		break;
 	case SB_F_REQUIRE_ALL:
 	case SB_F_REQUIRE_ANY:
 	case SB_F_REQUIRE_NOT:
-		fprintf(e->out, "(%s", logic_kinds[f->kind]);
+		fputc('(', e->out);
+		fputs(logic_kinds[f->kind], e->out);
 		for (size_t i = 0; i < f->nkids; i++) {
 			fputc(' ', e->out);
 			emit_filter(e, f->kids[i]);
@@ -116,11 +129,10 @@ static void emit_filter(emitter *e, const sb_filter *f)
 	}
 }
 
-/* A comment line: control characters become '?' so a name cannot end the
+/* Comment text: control characters become '?' so a name cannot end the
  * comment and start a rule.  */
-static void emit_comment(emitter *e, const char *text)
+static void emit_comment_text(emitter *e, const char *text)
 {
-	fputs("; ", e->out);
 	/* runs of printable bytes in one write; control characters as '?' */
 	for (const unsigned char *s = (const unsigned char *)text; *s;) {
 		size_t n = 0;
@@ -133,16 +145,33 @@ static void emit_comment(emitter *e, const char *text)
 			s++;
 		}
 	}
+}
+
+static void emit_comment(emitter *e, const char *text)
+{
+	fputs("; ", e->out);
+	emit_comment_text(e, text);
 	fputc('\n', e->out);
 }
 
 static void emit_rule(emitter *e, const sb_rule *r)
 {
 	if (r->src_file) {
-		char *c;
-		c = xasprintf("%s:%d", r->src_file, r->src_line);
-		emit_comment(e, c);
-		free(c);
+		/* "; FILE:LINE", as emit_comment would write it (once per rule of
+		 * large policies: no formatting) */
+		char num[24], *q = num + sizeof num;
+		long sl = r->src_line;
+		unsigned long line = sl < 0 ? (unsigned long)-sl : (unsigned long)sl;
+		do
+			*--q = (char)('0' + line % 10);
+		while (line /= 10);
+		fputs("; ", e->out);
+		emit_comment_text(e, r->src_file);
+		fputc(':', e->out);
+		if (sl < 0)
+			fputc('-', e->out);
+		fwrite(q, 1, (size_t)(num + sizeof num - q), e->out);
+		fputc('\n', e->out);
 	}
 	if (r->note)
 		emit_comment(e, r->note);
@@ -154,14 +183,16 @@ static void emit_rule(emitter *e, const sb_rule *r)
 			refuse(e, &r->loc, "an operation name");
 			return;
 		}
-		fprintf(e->out, " %s", name);
+		fputc(' ', e->out);
+		fputs(name, e->out);
 	}
 	for (size_t i = 0; i < r->nmodifiers; i++) {
 		if (sb_path_bad_char(r->modifiers[i]) >= 0) {
 			refuse(e, &r->loc, "a modifier");
 			return;
 		}
-		fprintf(e->out, " %s", r->modifiers[i]);
+		fputc(' ', e->out);
+		fputs(r->modifiers[i], e->out);
 	}
 	if (r->nfilters == 1) {
 		fputc(' ', e->out);
@@ -183,6 +214,10 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 	char *buf = NULL;
 	size_t size = 0;
 	emitter e = {.out = xopen_memstream(&buf, &size), .d = d};
+#ifdef __GLIBC__
+	/* the stream is private to this call: no locking per character */
+	__fsetlocking(e.out, FSETLOCKING_BYCALLER);
+#endif
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
 	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);

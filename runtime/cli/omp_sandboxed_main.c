@@ -19,7 +19,7 @@ static void usage(FILE *out)
 	      "       omp-sandboxed --print-profile   print the profile, paths bound, as applied\n"
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
-	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
+	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_TOOLS, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
 	      "  OMP_SANDBOX_SKIP_HOME_VERIFY, OMP_SANDBOX_CONFIRM_WIDE,\n"
 	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ\n"
 	      "  (flags are on only when exactly \"1\").  --help and --version go to omp.\n"

@@ -20,6 +20,56 @@
 #include "compiler/sbpl/sbpl_read.h"
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
+#include "runtime/common/tools.h"
+
+/* The presets and the environment they add, as comment lines of the
+ * printed forms (--print-profile, --print-launch).  */
+static void print_tools(const sb_prep *prep)
+{
+	const sb_tools *t = &prep->tools;
+	if (!t->n)
+		return;
+	printf(";; tool presets (OMP_SANDBOX_TOOLS=%s):", prep->s.tools ? prep->s.tools : "");
+	for (size_t i = 0; i < t->n; i++)
+		printf(" %s%s", t->names[i], t->on[i] ? "" : "(off)");
+	putchar('\n');
+	size_t n = 0;
+	char **env = sb_tools_env(t, prep->home, &n);
+	for (size_t i = 0; i < n; i++) {
+		printf(";; environment: %s\n", env[i]);
+		free(env[i]);
+	}
+	free(env);
+}
+
+/* Is NAME one of the colon-separated names in list?  */
+static bool in_name_list(const char *list, const char *name, size_t len)
+{
+	for (const char *s = list; s && *s;) {
+		size_t n = strcspn(s, ":");
+		if (n == len && strncmp(s, name, len) == 0)
+			return true;
+		s += n;
+		if (*s == ':')
+			s++;
+	}
+	return false;
+}
+
+/* The presets' cache settings, unless OMP_SANDBOX_PASS_ENV names the
+ * variable (the user's explicit choice wins).  */
+static void add_tools_env(const sb_prep *prep, sb_envvec *env)
+{
+	size_t n = 0;
+	char **v = sb_tools_env(&prep->tools, prep->home, &n);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(v[i], "=");
+		if (!in_name_list(prep->s.pass_env, v[i], len))
+			sb_envvec_put(env, v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
 
 static sb_platform pick_platform(char *const envp[])
 {
@@ -46,6 +96,11 @@ static void test_inject(char *const envp[])
 	const char *step = sb_env_get(envp, "SB_TEST_LL_FAIL");
 	if (step && *step)
 		sb_ll_test_fail(step, EPERM);
+	/* SB_TEST_LL_ABI=N: handle only the rights of Landlock ABI N (emulates
+	 * an older kernel on a newer one; docs/linux.md).  */
+	const char *abi = sb_env_get(envp, "SB_TEST_LL_ABI");
+	if (abi && *abi)
+		sb_ll_test_clamp_abi(atoi(abi));
 }
 #endif
 
@@ -92,6 +147,7 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 	char *missing = NULL;
 	sb_profile *x = sb_profile_expand_lists(prof, &b, &defines, &missing);
 	int rc = 0;
+	print_tools(prep);
 	if (!x) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "unbound-param",
 			       "the profile uses the param \"%s\", which nothing binds; pass "
@@ -147,6 +203,7 @@ static int print_bound(const sb_profile *prof, const sb_prep *prep, const sb_bin
 		return SB_REFUSED;
 	printf(";; bound for this launch; sandbox-exec receives the same rules with these "
 	       "paths as -D params\n");
+	print_tools(prep);
 	char *text = sb_profile_text(bound);
 	fputs(text, stdout);
 	free(text);
@@ -233,6 +290,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	int rc = sb_env_build(&ein, &env, d);
 	if (rc)
 		return rc;
+	add_tools_env(prep, &env);
 	sb_launch_in in = {
 		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
 		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
@@ -262,6 +320,13 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	if (rc) {
 		sb_launch_free(&l);
 		return rc;
+	}
+	sb_tools_notes(&prep->tools, prep->home, l.bound, d);
+	if (plat == SB_PLAT_LINUX) {
+		sb_bindings b = { 0 };
+		sb_launch_bindings(prep, cfg->user, &b);
+		sb_launch_warn_missing(prof, &b, d);
+		sb_bindings_clear(&b);
 	}
 	char *self = self_exe(cfg->argv0, path_var);
 	char *policy = policy_beside(prof, cfg->profile_path);
@@ -334,10 +399,12 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
 			   .platform = plat };
 	sb_prep prep;
-	if (!rc)
+	if (!rc) {
+		sb_settings_warn_unknown(cfg->envp, d);
 		rc = sb_prep_run(&pin, &prep, d);
-	else
+	} else {
 		memset(&prep, 0, sizeof prep);
+	}
 	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
@@ -359,7 +426,12 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = refuse_unmodelled(prof, d);
 		}
 	}
-	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : 3,
+	if (!rc) {
+		sb_tools_select(prep.s.tools, prof, &prep.tools, d);
+		if (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)
+			rc = sb_tools_prepare_cache(&prep.tools, prep.home, d);
+	}
+	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,

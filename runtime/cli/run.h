@@ -36,7 +36,7 @@ typedef struct sb_run_cfg {
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
 	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
-	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default 3 */
+	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
 	const char *command;           /* name or path; NULL: none (sbrun without one) */

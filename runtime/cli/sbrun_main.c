@@ -28,7 +28,7 @@ static void usage(FILE *out)
 	      "                       EXTRA_WRITE, EXTRA_READ: those come from the environment)\n"
 	      "  --allow-unsandboxed  Linux: run even without Landlock (warned every time)\n"
 	      "  --allow-unenforceable  Linux: run although some denies cannot be enforced\n"
-	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 3)\n"
+	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 1: any)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
 	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"

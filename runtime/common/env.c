@@ -87,6 +87,44 @@ bool sb_env_is_controlled(const char *name)
 	return false;
 }
 
+/* Levenshtein distance, two rows; names are short.  */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *prev = xcalloc(lb + 1, sizeof *prev), *cur = xcalloc(lb + 1, sizeof *cur);
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		size_t *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	size_t r = prev[lb];
+	free(prev);
+	free(cur);
+	return r;
+}
+
+const char *sb_closest_name(const char *name, const char *const *known, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = 1 + strlen(name) / 3 + 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t dd = distance(name, known[i]);
+		if (dd < bestd) {
+			bestd = dd;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
 /* ---- sb_envvec ---- */
 
 void sb_envvec_put(sb_envvec *e, const char *entry)

@@ -25,6 +25,9 @@ bool sb_env_name_valid(const char *name);
 bool sb_env_is_loader_var(const char *name);
 /* HOME, TMPDIR, OMP_SANDBOX, PI_SANDBOX: set by the launcher, never copied.  */
 bool sb_env_is_controlled(const char *name);
+/* The entry of `known` closest to `name` (edit distance at most 1 + a third
+ * of the name's length), or NULL: for "did you mean" hints.  */
+const char *sb_closest_name(const char *name, const char *const *known, size_t n);
 
 typedef struct sb_envvec {
 	char **v;            /* NULL-terminated; owned */

@@ -2,15 +2,18 @@
  * checks on the bound profile.  */
 #include "runtime/common/launch.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/eval/eval.h"
 #include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
 #include "compiler/common/xalloc.h"
+#include "runtime/common/tools.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
 					"EXTRA_READ" };
@@ -23,6 +26,8 @@ bool sb_launch_reserved_param(const char *name)
 	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
 		if (strlen(reserved[i]) == n && strncmp(reserved[i], name, n) == 0)
 			return true;
+	if (strncmp(name, "TOOL_", 5) == 0)
+		return true;   /* preset gates: OMP_SANDBOX_TOOLS (tools.h) */
 	return strstr(name, "..") != NULL;
 }
 
@@ -61,6 +66,7 @@ void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *
 	set_one(out, "TMPDIR", p->tmpdir);
 	set_list(out, "EXTRA_WRITE", p->extra_write, p->nextra_write);
 	set_list(out, "EXTRA_READ", p->extra_read, p->nextra_read);
+	sb_tools_bind(&p->tools, out);
 	for (size_t i = 0; user && i < user->n; i++) {
 		const sb_binding *b = &user->v[i];
 		if (sb_launch_reserved_param(b->name))
@@ -250,4 +256,115 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 		free(real);
 	}
 	return warnings;
+}
+
+/* ---- grants on missing paths ---- */
+
+static bool str_has_param(const sb_str *s, const char *prefix)
+{
+	if (!s)
+		return false;
+	if (s->kind == SB_STR_PARAM)
+		return strncmp(s->text, prefix, strlen(prefix)) == 0;
+	for (size_t i = 0; i < s->nparts; i++)
+		if (str_has_param(s->parts[i], prefix))
+			return true;
+	return false;
+}
+
+static bool filter_has_param(const sb_filter *f, const char *prefix)
+{
+	if (str_has_param(f->arg, prefix))
+		return true;
+	for (size_t i = 0; i < f->nkids; i++)
+		if (filter_has_param(f->kids[i], prefix))
+			return true;
+	return false;
+}
+
+static bool macos_only(const char *p)
+{
+	static const char *const roots[] = {
+		"/System", "/Library", "/Users", "/Applications", "/Volumes", "/var/folders",
+		"/var/db", "/cores", "/Network",
+	};
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		if (sb_path_is_under(p, roots[i]))
+			return true;
+	return false;
+}
+
+/* /private/{tmp,var,etc}/x (the bound form) -> the path on this system.  */
+static const char *native_path(const char *p)
+{
+	static const char *const priv[] = { "/private/tmp", "/private/var", "/private/etc" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t n = strlen(priv[i]);
+		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
+			return p + strlen("/private");
+	}
+	return p;
+}
+
+static int warn_missing_filter(const sb_rule *r, const sb_filter *f, const char *via,
+			       sb_diag *d)
+{
+	int n = 0;
+	for (size_t i = 0; i < f->nkids; i++)
+		n += warn_missing_filter(r, f->kids[i], via, d);
+	if ((f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH) || !f->arg)
+		return n;
+	char *v = sb_str_value(f->arg);
+	if (!v)
+		return n;
+	const char *p = native_path(v);
+	struct stat st;
+	if (p[0] == '/' && !macos_only(p) && lstat(p, &st) != 0 && errno == ENOENT) {
+		sb_loc loc = { .file = r->src_file, .line = r->src_line };
+		sb_diag_report(d, SB_SEV_WARNING, r->src_file ? &loc : NULL, "grant-missing",
+			       "the grant on %s%s does nothing: it does not exist at launch, and "
+			       "Landlock grants only what exists; create it before launching "
+			       "(mkdir -p %s), or drop the grant", p, via, p);
+		n++;
+	}
+	free(v);
+	return n;
+}
+
+int sb_launch_warn_missing(const sb_profile *prof, const sb_bindings *binds, sb_diag *d)
+{
+	int n = 0;
+	for (size_t i = 0; i < prof->nrules; i++) {
+		const sb_rule *r = prof->rules[i];
+		bool file_op = false;
+		for (size_t j = 0; j < r->nops; j++)
+			file_op = file_op || sb_op_is_file(r->ops[j]);
+		/* r->note: the compiler's own rules (ancestor stat grants) */
+		if (r->action != SB_ALLOW || !file_op || r->note)
+			continue;
+		for (size_t j = 0; j < r->nfilters; j++) {
+			const sb_filter *f = r->filters[j];
+			/* a preset names optional files (~/.gitignore_global): quiet */
+			if (filter_has_param(f, "TOOL_"))
+				continue;
+			const char *via = filter_has_param(f, "EXTRA_WRITE*")
+						  ? " (from OMP_SANDBOX_EXTRA_WRITE)"
+					  : filter_has_param(f, "EXTRA_READ*")
+						  ? " (from OMP_SANDBOX_EXTRA_READ)"
+						  : "";
+			/* bind this one filter alone: a list gives one filter per entry */
+			sb_profile *one = sb_profile_new();
+			sb_rule *c = sb_rule_new(r->action, r->loc);
+			sb_rule_add_op(c, r->ops[0], r->op_names[0]);
+			sb_rule_add_filter(c, sb_filter_clone(f));
+			sb_profile_add_rule(one, c);
+			sb_profile *b = sb_profile_bind(one, binds, NULL, NULL);
+			for (size_t k = 0; k < b->nrules; k++)
+				for (size_t q = 0; q < b->rules[k]->nfilters; q++)
+					n += warn_missing_filter(r, b->rules[k]->filters[q], via, d);
+			sb_profile_free(b);
+			sb_profile_free(one);
+		}
+	}
+	return n;
 }

@@ -77,4 +77,12 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, size_t n,
 			   sb_diag *d);
 
+/* Linux: warn (file:line of the rule) about each path an allow rule of the
+ * unbound profile names that does not exist at launch, bound with `binds`:
+ * Landlock can only grant what exists, so the grant does nothing (a
+ * directory created later stays denied).  Presets' rules (optional files)
+ * and the compiler's ancestor rules are not reported; macOS-only paths
+ * neither.  Returns the number of warnings.  */
+int sb_launch_warn_missing(const sb_profile *prof, const sb_bindings *binds, sb_diag *d);
+
 #endif

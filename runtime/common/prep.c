@@ -35,6 +35,7 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 	s->extra_write = sb_env_get(envp, "OMP_SANDBOX_EXTRA_WRITE");
 	s->extra_read = sb_env_get(envp, "OMP_SANDBOX_EXTRA_READ");
 	s->pass_env = sb_env_get(envp, "OMP_SANDBOX_PASS_ENV");
+	s->tools = sb_env_get(envp, "OMP_SANDBOX_TOOLS");
 	s->yolo = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_YOLO"));
 	s->inherit_env = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_INHERIT_ENV"));
 	s->skip_home_verify = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_SKIP_HOME_VERIFY"));
@@ -43,6 +44,44 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 		sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE"));
 	s->confirm_sensitive_read =
 		sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_CONFIRM_SENSITIVE_READ"));
+}
+
+/* Every OMP_SANDBOX_* variable a launcher reads (without the prefix); a
+ * new one must be added here, or its users get a typo warning.  */
+static const char *const known_settings[] = {
+	"WORKSPACE", "EXTRA_WRITE", "EXTRA_READ", "PASS_ENV", "TOOLS", "YOLO", "INHERIT_ENV",
+	"SKIP_HOME_VERIFY", "CONFIRM_WIDE", "CONFIRM_SENSITIVE_WRITE", "CONFIRM_SENSITIVE_READ",
+};
+
+int sb_settings_warn_unknown(char *const envp[], sb_diag *d)
+{
+	static const char prefix[] = "OMP_SANDBOX_";
+	size_t nk = sizeof known_settings / sizeof *known_settings;
+	int n = 0;
+	for (size_t i = 0; envp && envp[i]; i++) {
+		if (strncmp(envp[i], prefix, sizeof prefix - 1) != 0)
+			continue;
+		const char *name = envp[i] + sizeof prefix - 1;
+		size_t len = strcspn(name, "=");
+		char *bare = xstrndup(name, len);
+		bool known = false;
+		for (size_t k = 0; k < nk && !known; k++)
+			known = strcmp(bare, known_settings[k]) == 0;
+		if (!known) {
+			const char *near = sb_closest_name(bare, known_settings, nk);
+			if (near)
+				sb_diag_report(d, SB_SEV_WARNING, NULL, "unknown-setting",
+					       "OMP_SANDBOX_%s is not a setting and is ignored; did you "
+					       "mean OMP_SANDBOX_%s?", bare, near);
+			else
+				sb_diag_report(d, SB_SEV_WARNING, NULL, "unknown-setting",
+					       "OMP_SANDBOX_%s is not a setting and is ignored (see "
+					       "docs/omp-sandboxed.md for the list)", bare);
+			n++;
+		}
+		free(bare);
+	}
+	return n;
 }
 
 static bool is_dir(const char *p)
@@ -427,5 +466,6 @@ void sb_prep_free(sb_prep *p)
 	free(p->tmpdir);
 	free_list(p->extra_write, p->nextra_write);
 	free_list(p->extra_read, p->nextra_read);
+	sb_tools_clear(&p->tools);
 	memset(p, 0, sizeof *p);
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include "compiler/common/diag.h"
 #include "runtime/common/status.h"
+#include "runtime/common/tools.h"
 
 typedef enum { SB_PLAT_LINUX, SB_PLAT_MACOS } sb_platform;
 
@@ -25,11 +26,16 @@ const char *sb_platform_marker(sb_platform p);
 /* The OMP_SANDBOX_* variables (seed §3); strings borrowed from the env.  */
 typedef struct sb_settings {
 	const char *workspace, *extra_write, *extra_read, *pass_env;
+	const char *tools;       /* OMP_SANDBOX_TOOLS (tools.h), may be NULL */
 	bool yolo, inherit_env, skip_home_verify, confirm_wide;
 	bool confirm_sensitive_write, confirm_sensitive_read;
 } sb_settings;
 
 void sb_settings_from_env(sb_settings *s, char *const envp[]);
+/* Warn about each OMP_SANDBOX_* variable that no setting reads (a typo such
+ * as OMP_SANDBOX_EXTRA_WRTIE), with the closest known name.  Returns the
+ * number of warnings.  */
+int sb_settings_warn_unknown(char *const envp[], sb_diag *d);
 
 typedef struct sb_prep_in {
 	char *const *envp;       /* inherited environment (HOME, TMPDIR, settings) */
@@ -47,6 +53,7 @@ typedef struct sb_prep {
 	size_t nextra_write;
 	char **extra_read;
 	size_t nextra_read;
+	sb_tools tools;          /* the presets (filled once the profile is read) */
 } sb_prep;
 
 /* Steps 3-6 of seed §1 in order: home, workspace, temp dir, extra write

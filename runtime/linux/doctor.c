@@ -31,6 +31,10 @@ int sb_linux_doctor(FILE *out, int refused_exit_status)
 	fprintf(out, "ruleset attr size: %zu\n", ai.attr_size);
 	const char *loss = sb_ll_abi_losses(pr.eff_abi);
 	fprintf(out, "lost at this ABI: %s\n", *loss ? loss : "nothing");
+	sb_ll_abi_report(out, pr.eff_abi, "");
+	if (!(ai.fs_mask & SB_LL_TRUNCATE))
+		fprintf(out, "seccomp truncation guard: on (truncate(2), O_TRUNC not for writing, "
+			     "openat2)\n");
 	if (pr.eff_abi < SB_LL_MIN_ABI_DEFAULT)
 		fprintf(out, "status: below the minimum ABI %d: sbrun refuses to run (exit %d)\n",
 			SB_LL_MIN_ABI_DEFAULT, refused_exit_status);

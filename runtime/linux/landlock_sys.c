@@ -151,9 +151,18 @@ const char *sb_ll_abi_losses(int abi)
 {
 	if (abi < 1)
 		return "no Landlock: nothing is enforced";
+	if (abi < 2)
+		return "cross-directory renames and links fail with EXDEV (no REFER); truncation "
+		       "closed by seccomp, not Landlock; no TCP port rules; device ioctls, signals "
+		       "to and abstract sockets of processes outside, and pathname UNIX sockets "
+		       "are not restricted";
 	if (abi < 3)
-		return "O_RDONLY|O_TRUNC and truncate() can destroy readable files; "
-		       "cross-directory renames fail with EXDEV (ABI 1)";
+		return "truncation closed by seccomp, not Landlock (truncate(2) refused); no TCP "
+		       "port rules; device ioctls, signals to and abstract sockets of processes "
+		       "outside, and pathname UNIX sockets are not restricted";
+	if (abi < 4)
+		return "no TCP port rules; device ioctls, signals to and abstract sockets of "
+		       "processes outside, and pathname UNIX sockets are not restricted";
 	if (abi < 5)
 		return "device ioctls, signals to and abstract sockets of processes outside "
 		       "the sandbox, and pathname UNIX sockets are not restricted";

@@ -53,7 +53,9 @@
 /* The newest ABI this code implements and has tested (kernel 6.18, ABI 7).
  * A newer kernel is used at this ABI, with a note.  */
 #define SB_LL_MAX_KNOWN_ABI 7
-#define SB_LL_MIN_ABI_DEFAULT 3
+/* ABI 1 and 2 lack TRUNCATE (closed by seccomp_trunc.c) and scopes (ABI 6;
+ * closed as docs/linux.md describes), so every ABI is usable by default.  */
+#define SB_LL_MIN_ABI_DEFAULT 1
 
 /* Layout of landlock_ruleset_attr; pass sb_ll_abi_info.attr_size bytes.  */
 struct sb_ll_ruleset_attr {

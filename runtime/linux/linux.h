@@ -16,7 +16,7 @@
 
 typedef struct sb_linux_opts {
 	const char *home;            /* canonical verified home */
-	int min_abi;                 /* refuse below (default 3) */
+	int min_abi;                 /* refuse below (default SB_LL_MIN_ABI_DEFAULT) */
 	bool allow_unsandboxed;      /* run without Landlock, warning every time */
 	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
 	bool allow_shm;              /* grant /dev/shm (opt-in) */

@@ -292,6 +292,17 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}
+	/* ABI 1-2 have no TRUNCATE right: close truncation with seccomp.  */
+	bool trunc_guard = sandbox && !(ai.fs_mask & SB_LL_TRUNCATE);
+#ifdef SB_TEST_HOOKS
+	/* the negative control: show the hole the guard closes */
+	if (sb_ll_test_should_fail("no_truncate_guard", &e))
+		trunc_guard = false;
+#endif
+	if (trunc_guard && sb_seccomp_install_truncate_guard() < 0) {
+		rc = fail(d, "installing the seccomp truncation guard", errno);
+		goto out;
+	}
 	if (sandbox) {
 		uint32_t flags = 0;
 		if (o->debug_denials && ai.abi >= 7)

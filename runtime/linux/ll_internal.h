@@ -213,5 +213,11 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);
+/* ll_abi.c: per feature, the mechanism at `abi` or what replaces or is
+ * lost below the ABI that adds it (sbrun --doctor and --plan).  */
+void sb_ll_abi_report(FILE *out, int abi, const char *prefix);
+/* seccomp_trunc.c: below Landlock ABI 3, refuse truncate(2), O_TRUNC on an
+ * open not for writing, and openat2 (ENOSYS).  Returns 0 or -1 with errno. */
+int sb_seccomp_install_truncate_guard(void);
 
 #endif

@@ -52,6 +52,24 @@ static bool is_path_filter(const sb_filter *f)
 	       f->kind == SB_F_REGEX;
 }
 
+/* Landlock blocks signals only to processes outside the sandbox, and only
+ * from ABI 6 (the signal scope); below it a signal deny is not enforced.  */
+static void note_signal_deny(sb_ll_plan *plan, const sb_linux_opts *o, const char *file,
+			     int line, const char *what)
+{
+	if (plan->plan_abi >= 6) {
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, file, line,
+				 "%s: only signals to processes outside the sandbox are blocked "
+				 "(Landlock scope, ABI 6)", what);
+		return;
+	}
+	plan->unenforceable++;
+	sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, file, line,
+			 "%s is not enforced below Landlock ABI 6 (no signal scope; this kernel: "
+			 "ABI %d)%s", what, plan->plan_abi,
+			 o->allow_unenforceable ? " (ignored: opted in)" : "");
+}
+
 void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_linux_opts *o)
 {
 	for (size_t i = 0; i < orig->nrules; i++) {
@@ -109,10 +127,7 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 				break;
 			}
 			if (op == SB_OP_SIGNAL)
-				sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, rule_file(r),
-						 rule_line(r),
-						 "signal deny: only signals to processes outside the "
-						 "sandbox are blocked (Landlock scope, ABI 6)");
+				note_signal_deny(plan, o, rule_file(r), rule_line(r), "signal deny");
 			if (op == SB_OP_FILE_IOCTL)
 				sb_ll_rules_note(&plan->r, SB_LL_NOTE_GAP, rule_file(r), rule_line(r),
 						 "ioctl deny: only device ioctls on devices opened "
@@ -128,6 +143,10 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 				 "network denied by default: socket() is refused for every "
 				 "address family (seccomp); socketpair() stays allowed");
 	}
+	d = sb_decide(orig, SB_OP_SIGNAL, "/", 0);
+	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT)
+		note_signal_deny(plan, o, d.rule ? rule_file(d.rule) : NULL,
+				 d.rule ? rule_line(d.rule) : 0, "signals denied by default");
 }
 
 static const char *note_label(sb_ll_note_kind k)
@@ -158,6 +177,7 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		ai.scoped_mask ? "abstract_unix_socket|signal" : "none (ABI < 6)");
 	if (*sb_ll_abi_losses(plan->plan_abi))
 		fprintf(out, "# lost at this ABI: %s\n", sb_ll_abi_losses(plan->plan_abi));
+	sb_ll_abi_report(out, plan->plan_abi, "# ");
 	fprintf(out, "# %zu rules (%zu hard links, %zu symlinks, %zu unlistable skipped; %zu nodes; %.1f ms)\n",
 		plan->r.n, plan->r.hardlink_skips, plan->r.symlink_skips, plan->r.unreadable_skips,
 		plan->r.nodes_visited, plan->plan_ms);
@@ -187,6 +207,9 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		fprintf(out, "seccomp socket(AF_UNIX) -> EPERM%s\n",
 			plan->plan_abi >= 9 ? " (not needed: RESOLVE_UNIX)" : "");
 	fprintf(out, "seccomp ioctl(TIOCSTI|TIOCLINUX) -> EPERM; io_uring_setup -> EPERM\n");
+	if (!(ai.fs_mask & SB_LL_TRUNCATE))
+		fprintf(out, "seccomp truncate() -> EPERM; open*(O_TRUNC, not for writing) -> EPERM; "
+			     "openat2 -> ENOSYS (no Landlock TRUNCATE below ABI 3)\n");
 	for (int k = SB_LL_NOTE_UNENFORCEABLE; k >= SB_LL_NOTE_INFO; k--)
 		for (size_t i = 0; i < plan->r.nnotes; i++) {
 			const sb_ll_note *n = &plan->r.notes[i];

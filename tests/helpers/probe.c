@@ -4,6 +4,8 @@
  *   probe --batch             reads "OP PATH" lines on stdin, prints
  *                             "OP PATH RESULT" lines (for probe_tree)
  * OP: read write create mkdir list stat exec truncate unlink rename mknod
+ *     trunc-ro (open O_RDONLY|O_TRUNC) trunc-acc3 (open access mode 3|O_TRUNC)
+ *     trunc-openat2 (openat2 O_RDONLY|O_TRUNC) trunc-rw (open O_RDWR|O_TRUNC)
  *     tiocsti fdread(PATH = fd number) environ(PATH = pid) socket_unix socket_inet
  *     io_uring x32 (PATH ignored)
  * Non-destructive where possible: write opens without truncating, create
@@ -43,6 +45,7 @@ static const char *ename(int e)
 	case EBUSY: return "EBUSY";
 	case ENOEXEC: return "ENOEXEC";
 	case EBADF: return "EBADF";
+	case ENOSYS: return "ENOSYS";
 	default: return strerror(e);
 	}
 }
@@ -137,6 +140,24 @@ static int probe(const char *op, const char *path, const char *path2)
 		return do_exec(path);
 	if (!strcmp(op, "truncate"))
 		return truncate(path, 0) < 0 ? errno : 0;
+	if (!strncmp(op, "trunc-", 6)) {
+		/* the ways to empty a file without truncate(2) */
+		int flags = !strcmp(op, "trunc-rw") ? O_RDWR : !strcmp(op, "trunc-acc3") ? 3 : O_RDONLY;
+		flags |= O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+		if (!strcmp(op, "trunc-openat2")) {
+			struct { unsigned long long flags, mode, resolve; } how = { (unsigned)flags, 0, 0 };
+			fd = (int)syscall(437 /* openat2 */, AT_FDCWD, path, &how, sizeof how);
+		} else if (strcmp(op, "trunc-ro") && strcmp(op, "trunc-acc3") && strcmp(op, "trunc-rw")) {
+			fprintf(stderr, "probe: unknown op %s\n", op);
+			return EINVAL;
+		} else {
+			fd = open(path, flags);
+		}
+		if (fd < 0)
+			return errno;
+		close(fd);
+		return 0;
+	}
 	if (!strcmp(op, "unlink"))
 		return unlink(path) < 0 ? errno : 0;
 	if (!strcmp(op, "rename"))

@@ -1,10 +1,15 @@
 /* probe_tree - compare the kernel's outcome under the Landlock plan with
  * sb_decide() for many (operation, path) pairs:
  *   probe_tree -p SPEC [-D N=V]... --probe /abs/probe [--walk DIR]...
- *              [--path P]... [--mutable DIR] [--allow-unenforceable]
+ *              [--path P]... [--mutable DIR] [--truncatable DIR]...
+ *              [--allow-unenforceable] [--clamp-abi N]
  * Pairs: every entry under each --walk DIR (and the DIR) plus each --path,
  * with the ops read, list, write, create, mkdir, exec (files named "true"
- * only), and truncate/unlink under --mutable only, last.  The probe runs
+ * only), and truncate/unlink under --mutable only, last.  Files under a
+ * --truncatable DIR (a throwaway tree: a hole destroys them) also get the
+ * other ways to truncate: open(O_RDONLY|O_TRUNC), access mode 3|O_TRUNC,
+ * O_RDWR|O_TRUNC and openat2(O_RDONLY|O_TRUNC), before the truncate pass.
+ * --clamp-abi N handles only Landlock ABI N's rights (test hook).  The probe runs
  * once, as "probe --batch", through sb_linux_exec (the real launch).
  * A pair the kernel allows but decide() denies is a VIOLATION (exit 1).
  * Pairs where the kernel is stricter are listed.  */
@@ -21,6 +26,7 @@
 #include "compiler/common/diag.h"
 #include "compiler/common/path.h"
 #include "compiler/eval/eval.h"
+#include "runtime/linux/landlock_sys.h"
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
 #include "llspec.h"
@@ -35,6 +41,8 @@ typedef struct pair {
 static pair *pairs;
 static size_t npairs, cap;
 static char *mutable_root;
+static char *truncatable[4];
+static size_t ntruncatable;
 
 static void add(const char *op, const char *path)
 {
@@ -50,6 +58,16 @@ static bool is_mutable(const char *p)
 {
 	size_t n = mutable_root ? strlen(mutable_root) : 0;
 	return n && strncmp(p, mutable_root, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+static bool under_any(const char *p, char *const *roots, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(roots[i]);
+		if (strncmp(p, roots[i], l) == 0 && (p[l] == '/' || p[l] == '\0'))
+			return true;
+	}
+	return false;
 }
 
 static void add_path(const char *p)
@@ -107,7 +125,7 @@ static sb_decision decide_pair(const sb_profile *p, const pair *q, char *buf, si
 {
 	const char *path = q->path;
 	sb_op op = SB_OP_FILE_READ_DATA;
-	if (!strcmp(q->op, "write") || !strcmp(q->op, "truncate"))
+	if (!strcmp(q->op, "write") || !strcmp(q->op, "truncate") || !strncmp(q->op, "trunc-", 6))
 		op = SB_OP_FILE_WRITE_DATA;
 	else if (!strcmp(q->op, "create") || !strcmp(q->op, "mkdir")) {
 		op = SB_OP_FILE_WRITE_CREATE;
@@ -125,7 +143,7 @@ int main(int argc, char **argv)
 	const char *spec = NULL, *probe = NULL;
 	llspec_def defs[32];
 	size_t ndefs = 0;
-	sb_linux_opts o = { .min_abi = 3 };
+	sb_linux_opts o = { .min_abi = 1 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			spec = argv[++i];
@@ -156,6 +174,10 @@ int main(int argc, char **argv)
 			o.allow_unenforceable = true;
 		else if (!strcmp(argv[i], "--mutable") && i + 1 < argc)
 			mutable_root = argv[++i];
+		else if (!strcmp(argv[i], "--truncatable") && i + 1 < argc && ntruncatable < 4)
+			truncatable[ntruncatable++] = argv[++i];
+		else if (!strcmp(argv[i], "--clamp-abi") && i + 1 < argc)
+			sb_ll_test_clamp_abi(atoi(argv[++i]));
 		else {
 			fprintf(stderr, "probe_tree: bad argument %s\n", argv[i]);
 			return 2;
@@ -163,8 +185,16 @@ int main(int argc, char **argv)
 	}
 	if (!spec || !probe)
 		return 2;
-	/* destructive ops last: truncate every mutable file, then unlink */
+	/* destructive ops last: the truncation variants, truncate every mutable
+	 * file, then unlink */
 	size_t base = npairs;
+	static const char *const trunc_ops[] = { "trunc-ro", "trunc-acc3", "trunc-openat2",
+						 "trunc-rw" };
+	for (size_t t = 0; t < sizeof trunc_ops / sizeof *trunc_ops; t++)
+		for (size_t i = 0; i < base; i++)
+			if (!strcmp(pairs[i].op, "write") &&
+			    under_any(pairs[i].path, truncatable, ntruncatable))
+				add(trunc_ops[t], pairs[i].path);
 	for (size_t i = 0; i < base; i++)
 		if (!strcmp(pairs[i].op, "write") && is_mutable(pairs[i].path))
 			add("truncate", pairs[i].path);

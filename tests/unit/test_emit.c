@@ -392,7 +392,25 @@ Test(emit, omp_example_matches_the_seed_profile)
 	cr_assert(not(eq(ptr, r.pol, NULL)), "run from the repository root: %s", fe_diag(&r));
 	r.prof = sbx_lower(r.pol, &defs, r.d);
 	cr_assert(not(eq(ptr, r.prof, NULL)), "%s", fe_diag(&r));
-	r.text = sb_emit_sbpl(r.prof, NULL, r.d);
+	/* the tool presets off (OMP_SANDBOX_TOOLS=none): the original's policy */
+	sb_bindings off = {0};
+	size_t np = 0;
+	char **params = sb_profile_params(r.prof, &np);
+	size_t ngates = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (!strncmp(params[i], "TOOL_", 5)) {
+			params[i][strlen(params[i]) - 1] = '\0';
+			sb_bindings_set_list(&off, params[i], NULL, 0);
+			ngates++;
+		}
+		free(params[i]);
+	}
+	free(params);
+	cr_assert(ngates >= 5, "the presets are gated");
+	sb_profile *strict = sb_profile_bind(r.prof, &off, NULL, NULL);
+	r.text = sb_emit_sbpl(strict, NULL, r.d);
+	sb_profile_free(strict);
+	sb_bindings_clear(&off);
 	size_t ns, no;
 	char **fs = forms(seed, &ns);
 	char **fo = forms(r.text, &no);

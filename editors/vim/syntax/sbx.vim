@@ -11,7 +11,7 @@ set cpo&vim
 
 syn case match
 
-syn keyword sbxStatement  default network list include nextgroup=sbxAction skipwhite
+syn keyword sbxStatement  default network list include preset nextgroup=sbxAction skipwhite
 syn keyword sbxAction     allow deny
 syn keyword sbxBoolean    on off
 syn keyword sbxAccess     read write exec

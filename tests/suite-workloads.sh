@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# suite-workloads.sh: everyday work under the default policy (issue 12,
+# docs/cookbook.md): the real git, npm/npx, node, bun, python3 -m venv + pip,
+# make and cc run under omp-sandboxed with NO extra variable, from a
+# workspace inside a throwaway home that looks real (tests/lib/fakehome.sh:
+# private mount namespace, tmpfs /home).  Packages come from local sources
+# only (a tarball made by `npm pack`, a wheel built in the test and installed
+# with --no-index --find-links).  Each task must work; no secret's canary may
+# ever appear; the user's real caches and configuration files must be
+# byte-identical afterwards (sha256).  Runs as root, then again as uid 65534.
+# Exit 0 pass, 77 skip, 1 fail.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+OS=$B/bin/omp-sandboxed
+if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
+	[ -x "$OS" ] || { echo "SKIP: $OS not built"; exit 77; }
+	for t in git npm node make cc; do
+		[ -x /usr/bin/$t ] || { echo "SKIP: /usr/bin/$t missing (scripts/deps.sh installs it)"; exit 77; }
+	done
+	if ! /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null; then
+		echo "SKIP: /usr/bin/python3 without venv/ensurepip (python3-venv)"; exit 77
+	fi
+	# bun: the pinned npm package the self-test demo uses (outside any home)
+	bundir=$(PATH=/usr/bin:/bin "$root/tests/lib/install-omp.sh" 2>/dev/null) || bundir=
+	rc=0
+	for who in root nobody; do
+		args=(--)
+		[ $who = nobody ] && args=(--as-nobody --)
+		/usr/bin/env SBX_SUITE_INSIDE=1 B="$B" BUNDIR="$bundir" \
+			"$root/tests/lib/fakehome.sh" "${args[@]}" /bin/bash "$root/tests/suite-workloads.sh"
+		r=$?
+		[ $r = 77 ] && exit 77
+		[ $r != 0 ] && rc=1
+	done
+	exit $rc
+fi
+
+H=$HOME
+me=$(id -un 2>/dev/null || id -u)
+[ "$(getent passwd "$(id -u)" | cut -d: -f6)" = "$H" ] || { echo "FAIL: not inside fakehome"; exit 1; }
+case $H in /home/*) ;; *) echo "FAIL: home $H is not the throwaway one"; exit 1 ;; esac
+npass=0 nfail=0
+pass() { echo "PASS: [$me] $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: [$me] $*"; nfail=$((nfail + 1)); }
+
+T=$(mktemp -d /tmp/sbx-workloads.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+chmod 755 "$T"
+mkdir -p "$T/bin"
+# omp-sandboxed runs `omp`: here a stand-in that runs its arguments
+printf '#!/bin/sh\nexec "$@"\n' >"$T/bin/omp"
+chmod 755 "$T/bin/omp"
+
+# ---- a home that looks real ----
+canary() { printf 'CANARY-%s-%s\n' "$1" "$RANDOM$RANDOM"; }
+mkdir -p "$H/.ssh" "$H/.aws" "$H/.gnupg" "$H/.config/gh" "$H/.docker" "$H/.kube" \
+	"$H/.config/git" "$H/.local/bin" "$H/.npm/_cacache" "$H/.cache/pip/http" "$H/.cargo" \
+	"$H/proj"
+canary ssh >"$H/.ssh/id_rsa"
+canary aws >"$H/.aws/credentials"
+canary gnupg >"$H/.gnupg/private.key"
+canary gitcred >"$H/.git-credentials"
+canary gitcred-xdg >"$H/.config/git/credentials"
+canary gh >"$H/.config/gh/hosts.yml"
+canary docker >"$H/.docker/config.json"
+canary kube >"$H/.kube/config"
+canary netrc >"$H/.netrc"
+canary pypirc >"$H/.pypirc"
+canary cargo >"$H/.cargo/credentials.toml"
+canary env >"$H/.env"
+printf '//registry.npmjs.org/:_authToken=%s' "$(canary npmrc)" >"$H/.npmrc"
+# every other entry of the sensitive list (compiler/common/sensitive.c) that
+# is not a preset's read-only git configuration file
+while IFS= read -r rel; do
+	case $rel in .gitconfig | .config/git | .bashrc | .profile) continue ;; esac
+	p=$H/$rel
+	[ -e "$p" ] && continue
+	case $rel in
+	*/* | .ssh | .aws | .gnupg | .docker | .kube | .azure | .password-store | .mozilla)
+		mkdir -p "$p" && canary "${rel//\//_}" >"$p/canary" ;;
+	*) mkdir -p "$(dirname "$p")" && canary "${rel//\//_}" >"$p" ;;
+	esac
+done < <(sed -n 's/^[[:space:]]*{ "\([^"]*\)", "[^"]*" },$/\1/p' "$root/compiler/common/sensitive.c")
+echo "# shell rc: runs outside the sandbox" >"$H/.bashrc"
+echo "# login" >"$H/.profile"
+cat >"$H/.gitconfig" <<'EOF'
+[user]
+	name = Ada Sandbox
+	email = ada@example.test
+[init]
+	defaultBranch = main
+[alias]
+	last = log -1 --format=%s
+EOF
+printf '*.log\n' >"$H/.config/git/ignore"
+printf '*.bin binary\n' >"$H/.config/git/attributes"
+echo "cached-object" >"$H/.npm/_cacache/index"
+echo "cached-wheel" >"$H/.cache/pip/http/entry"
+printf '#!/bin/sh\necho mytool-ran "$@"\n' >"$H/.local/bin/mytool"
+chmod 755 "$H/.local/bin/mytool"
+
+# the user's real caches and configuration, outside the sandbox's reach
+watched=("$H/.gitconfig" "$H/.config/git" "$H/.npmrc" "$H/.npm" "$H/.cache/pip" "$H/.bashrc"
+	"$H/.profile" "$H/.local/bin" "$H/.ssh" "$H/.git-credentials")
+snapshot() {
+	for w in "${watched[@]}"; do
+		find "$w" -printf '%y %m %p\n' | LC_ALL=C sort
+		find "$w" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+	done
+}
+snapshot >"$T/before"
+
+PATHV="$T/bin:$H/.local/bin:/usr/local/bin:/usr/bin:/bin"
+[ -n "${BUNDIR:-}" ] && PATHV="$PATHV:$BUNDIR"
+# sbx CMD...: omp-sandboxed from the workspace, a clean parent environment,
+# no OMP_SANDBOX_* variable unless given before --; sets $out (stdout and
+# stderr together) and $rc.
+sbx() {
+	local vars=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$PATHV" HOME="$H" USER="$me" LANG=C.UTF-8 \
+		TERM=dumb "${vars[@]}" "$OS" /bin/sh -c "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" >>"$T/all-output"
+}
+ok_if() { # DESC (uses $rc and $out)
+	if [ "$rc" = 0 ]; then pass "$1"; else fail "$1 (exit $rc): $(tail -c 600 <<<"$out")"; fi
+}
+
+# ---- git ----
+sbx -- 'set -e; git init -q repo && cd repo && echo one >a.txt && echo noise >debug.log &&
+	printf "\0\1" >x.bin && git add -A && git commit -qm first &&
+	git log --format="%an <%ae>" && git status --short && git check-attr binary x.bin &&
+	echo two >>a.txt && git diff --stat && git stash -q && git stash list &&
+	git stash pop -q && git commit -qam second && git branch topic && git branch --list &&
+	git worktree add -q ../repo-topic topic && git -C ../repo-topic log --oneline | wc -l &&
+	git last'
+if [ $rc = 0 ] && grep -qx 'Ada Sandbox <ada@example.test>' <<<"$out" &&
+	! grep -q debug.log <<<"$out" && grep -q 'x.bin: binary: set' <<<"$out" &&
+	grep -q 'stash@{0}' <<<"$out" && grep -qx '  topic' <<<"$out" && grep -qx second <<<"$out"; then
+	pass "git init/add/commit/log/diff/stash/branch/worktree with the user's identity, ignore and attributes"
+else fail "git workflow (exit $rc): $(tail -c 800 <<<"$out")"; fi
+
+# ---- make and cc ----
+sbx -- 'set -e; mkdir -p cdemo && cd cdemo &&
+	printf "#include <stdio.h>\nint main(void){puts(\"hello from cc\");return 0;}\n" >hello.c &&
+	printf "hello: hello.c\n\tcc -O1 -o hello hello.c\n" >Makefile && make -s && ./hello'
+if [ $rc = 0 ] && grep -qx 'hello from cc' <<<"$out"; then pass "make + cc build and run a program"
+else fail "make/cc (exit $rc): $(tail -c 600 <<<"$out")"; fi
+
+# ---- npm, npx, node ----
+sbx -- 'set -e; mkdir -p lib-a && cd lib-a && npm init -y >/dev/null &&
+	printf "#!/usr/bin/env node\nconsole.log(\"lib-a says \" + require(\"./package.json\").name)\n" >cli.js &&
+	node -e "const p=require(\"./package.json\");p.bin={\"lib-a\":\"cli.js\"};require(\"fs\").writeFileSync(\"package.json\",JSON.stringify(p))" &&
+	npm pack --silent >/dev/null && ls lib-a-1.0.0.tgz'
+ok_if "npm init + npm pack make a local package tarball"
+sbx -- 'set -e; mkdir -p app && cd app && npm init -y >/dev/null &&
+	npm install --no-audit --no-fund --loglevel=error ../lib-a/lib-a-1.0.0.tgz &&
+	rm -rf node_modules && npm ci --no-audit --no-fund --loglevel=error &&
+	npx --no-install lib-a && node -e "console.log(\"node \" + process.version)" &&
+	ls "$npm_config_cache/_cacache" >/dev/null && echo cache-in-sandbox-root'
+if [ $rc = 0 ] && grep -qx 'lib-a says lib-a' <<<"$out" && grep -q '^node v' <<<"$out" &&
+	grep -qx cache-in-sandbox-root <<<"$out"; then
+	pass "npm install (local tarball), npm ci, npx and node work; npm's cache is the launcher's"
+else fail "npm (exit $rc): $(tail -c 800 <<<"$out")"; fi
+
+# ---- bun ----
+if [ -n "${BUNDIR:-}" ] && [ -x "$BUNDIR/bun" ]; then
+	sbx -- 'set -e; mkdir -p bunapp && cd bunapp &&
+		printf "{\"name\":\"bunapp\",\"dependencies\":{\"lib-a\":\"file:../lib-a/lib-a-1.0.0.tgz\"},\"scripts\":{\"start\":\"bun run main.js\"}}" >package.json &&
+		printf "console.log(\"bun ran \" + require(\"lib-a/package.json\").name)\n" >main.js &&
+		bun install --no-progress >/dev/null && bun run start'
+	if [ $rc = 0 ] && grep -qx 'bun ran lib-a' <<<"$out"; then pass "bun install (local tarball) and bun run"
+	else fail "bun (exit $rc): $(tail -c 800 <<<"$out")"; fi
+else
+	echo "SKIP: [$me] bun: the pinned npm package could not be installed (tests/lib/install-omp.sh)"
+fi
+
+# ---- python venv + pip ----
+sbx -- 'set -e; mkdir -p py && cd py && mkdir -p dist &&
+	/usr/bin/python3 - <<EOF
+import zipfile, hashlib, base64
+files = {"demo_pkg/__init__.py": "VALUE = 42\n",
+	 "demo_pkg-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: demo-pkg\nVersion: 1.0\n",
+	 "demo_pkg-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+rec = []
+with zipfile.ZipFile("dist/demo_pkg-1.0-py3-none-any.whl", "w") as z:
+    for n, t in files.items():
+        z.writestr(n, t)
+        h = base64.urlsafe_b64encode(hashlib.sha256(t.encode()).digest()).rstrip(b"=").decode()
+        rec.append(f"{n},sha256={h},{len(t)}")
+    rec.append("demo_pkg-1.0.dist-info/RECORD,,")
+    z.writestr("demo_pkg-1.0.dist-info/RECORD", "\n".join(rec) + "\n")
+EOF
+	/usr/bin/python3 -m venv .venv &&
+	.venv/bin/pip install -q --no-index --find-links dist demo-pkg &&
+	.venv/bin/python -c "import demo_pkg; print(\"demo_pkg\", demo_pkg.VALUE)" &&
+	.venv/bin/pip cache dir'
+if [ $rc = 0 ] && grep -qx 'demo_pkg 42' <<<"$out" && grep -qx "$H/.cache/omp-sandbox/pip" <<<"$out" &&
+	! grep -qi 'cache.*disabled' <<<"$out"; then
+	pass "python3 -m venv + pip install of a locally built wheel; pip's cache is the launcher's"
+else fail "python/pip (exit $rc): $(tail -c 800 <<<"$out")"; fi
+
+# ---- a tool installed under the home ----
+sbx -- 'mytool arg'
+if [ $rc = 0 ] && grep -qx 'mytool-ran arg' <<<"$out"; then pass "a tool in ~/.local/bin runs"
+else fail "~/.local/bin tool (exit $rc): $out"; fi
+
+# ---- the secrets stay closed ----
+sbx -- 'for f in ~/.ssh/id_rsa ~/.aws/credentials ~/.gnupg/private.key ~/.git-credentials \
+	~/.config/git/credentials ~/.config/gh/hosts.yml ~/.docker/config.json ~/.kube/config \
+	~/.netrc ~/.pypirc ~/.npmrc ~/.cargo/credentials.toml ~/.env; do cat "$f"; done;
+	grep -rs CANARY- ~ 2>/dev/null; ls ~/.npm ~/.cache/pip; echo done'
+if [ $rc = 0 ] || grep -q done <<<"$out"; then :; fi
+canaries='CANARY-[A-Za-z_.-]*-[0-9][0-9]*'
+if grep -q "$canaries" "$T/all-output"; then
+	fail "a secret's canary appeared: $(grep -o "$canaries" "$T/all-output" | sort -u | tr '\n' ' ')"
+else
+	pass "no canary of the $(grep -rl CANARY "$H" | wc -l) secret files appeared in any output"
+fi
+# the check bites: a secret granted on purpose shows its canary
+sbx OMP_SANDBOX_EXTRA_READ="$H/.ssh" OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- 'cat ~/.ssh/id_rsa'
+if grep -q "$canaries" <<<"$out"; then pass "the canary check bites: ~/.ssh granted on purpose shows its canary"
+else fail "granting ~/.ssh did not show its canary: $out"; fi
+if grep -q 'npmrc.*not readable in the sandbox' "$T/all-output" &&
+	grep -q 'OMP_SANDBOX_EXTRA_READ=.*\.npmrc' "$T/all-output"; then
+	pass "the launch says ~/.npmrc is unreadable and names the variables that allow it"
+else fail "no note about ~/.npmrc"; fi
+
+# ---- the user's caches and configuration are untouched ----
+snapshot >"$T/after"
+if cmp -s "$T/before" "$T/after"; then
+	pass "~/.gitconfig, ~/.config/git, ~/.npmrc, ~/.npm, ~/.cache/pip, rc files, ~/.local/bin byte-identical (sha256)"
+else fail "the user's files changed: $(diff "$T/before" "$T/after" | head -10)"; fi
+mode=$(stat -c '%a %U' "$H/.cache/omp-sandbox")
+if [ "$mode" = "700 $me" ]; then pass "the cache root ~/.cache/omp-sandbox was created 0700, owned by the user"
+else fail "cache root: $mode"; fi
+
+# ---- OMP_SANDBOX_TOOLS ----
+sbx OMP_SANDBOX_TOOLS=none -- 'cd repo && git status --short; mytool; echo "cache=${npm_config_cache:-unset}"'
+if grep -q 'unable to access.*\.gitconfig' <<<"$out" && ! grep -q mytool-ran <<<"$out" &&
+	grep -qx 'cache=unset' <<<"$out"; then
+	pass "OMP_SANDBOX_TOOLS=none: the original's strict policy (git cannot read ~/.gitconfig, no home tools, no cache settings)"
+else fail "TOOLS=none: $out"; fi
+sbx OMP_SANDBOX_TOOLS=git -- 'cd repo && git log -1 --format=%an; mytool; echo "cache=${npm_config_cache:-unset} xdg=${XDG_CACHE_HOME:-unset}"'
+if grep -qx 'Ada Sandbox' <<<"$out" && ! grep -q mytool-ran <<<"$out" &&
+	grep -qx "cache=unset xdg=$H/.cache/omp-sandbox" <<<"$out"; then
+	pass "OMP_SANDBOX_TOOLS=git: git works, the local preset is off, the cache root stays on"
+else fail "TOOLS=git: $out"; fi
+sbx OMP_SANDBOX_TOOLS=git,nod -- 'true'
+if grep -q "no preset named 'nod' (did you mean 'node'?)" <<<"$out"; then
+	pass "an unknown preset name is a warning with the closest one"
+else fail "TOOLS=git,nod: $out"; fi
+
+# ---- warnings at launch ----
+sbx OMP_SANDBOX_EXTRA_WRTIE=/tmp -- 'true'
+if grep -q 'OMP_SANDBOX_EXTRA_WRTIE is not a setting.*did you mean OMP_SANDBOX_EXTRA_WRITE' <<<"$out"; then
+	pass "a misspelled OMP_SANDBOX_* variable is a warning with the closest name"
+else fail "typo warning: $out"; fi
+sbx OMP_SANDBOX_EXTRA_WRITE="$H/.cargo/registry" -- 'true'
+if grep -q "grant on $H/.cargo/registry (from OMP_SANDBOX_EXTRA_WRITE) does nothing" <<<"$out" &&
+	grep -q "omp.sbx:[0-9:]*: warning" <<<"$out"; then
+	pass "a grant on a missing path is a warning naming the rule and what to do"
+else fail "missing-path warning: $out"; fi
+
+# ---- shown by --print-profile ----
+out=$(cd "$H/proj" && /usr/bin/env -i PATH="$PATHV" HOME="$H" "$OS" --print-profile 2>&1)
+if grep -q "^;; environment: npm_config_cache=$H/.cache/omp-sandbox/npm$" <<<"$out" &&
+	grep -q '^;; tool presets (OMP_SANDBOX_TOOLS=): .*git.*node' <<<"$out" &&
+	grep -q "(subpath \"$H/.local/bin\")" <<<"$out"; then
+	pass "--print-profile shows the presets, the cache environment and the bound grants"
+else fail "--print-profile: $(head -20 <<<"$out")"; fi
+
+echo "workloads [$me]: $npass passed, $nfail failed"
+[ $nfail = 0 ]
