@@ -132,7 +132,7 @@ for ID in root user; do
 		ls -a | grep -qx .env && echo LISTED
 		git status --porcelain >/dev/null && echo GITSTATUS
 		echo back >new.txt && [ "$(cat new.txt)" = back ] && mkdir d && mv new.txt d/ && rm -r d && echo CREATED
-		cat .env; cp .env /tmp/stolen-$$ && cat /tmp/stolen-$$
+		cat .env 2>&1 | grep -q "Permission denied" && echo CAT-DENIED; cp .env /tmp/stolen-$$ && cat /tmp/stolen-$$
 		mv .env x && echo ESCAPED-mv
 		rm .env && echo ESCAPED-rm
 		ln .env hard && cat hard && echo ESCAPED-ln
@@ -141,7 +141,7 @@ for ID in root user; do
 		python3 -m venv .venv && echo VENV
 		true')
 	check "[$ID] .env deny: listing, git status, create/read back/mv/rm beside it, venv work" \
-		bash -c 'for w in LISTED GITSTATUS CREATED VENV; do grep -q $w <<<"$1" || exit 1; done' _ "$out"
+		bash -c 'for w in LISTED GITSTATUS CREATED VENV CAT-DENIED; do grep -q $w <<<"$1" || exit 1; done' _ "$out"
 	check "[$ID] .env deny: its content never appears; no move, unlink, link, replace or write" \
 		bash -c '! grep -q -e SBX-ENV-SECRET -e ESCAPED <<<"$1"' _ "$out"
 	check "[$ID] .env deny: the file is unchanged on disk" \
