@@ -22,6 +22,9 @@ typedef struct sb_linux_opts {
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
 	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
+	/* Host rules decide (sb_egress_filtered): the tree runs in a network
+	 * namespace with only loopback, behind the egress proxy (egress.c).  */
+	const sb_egress *egress;
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;

@@ -257,6 +257,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			       "(%d threads)", nthreads);
 		return SB_REFUSED;
 	}
+<<<<<<< HEAD
 	/* narrowings that break work: said once, before the command's output */
 	for (size_t i = 0; i < plan->nwarnings; i++)
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "narrower", "%s", plan->warnings[i]);
@@ -264,6 +265,14 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		sb_diag_note(d, NULL, "sbrun --plan lists every narrowing and its rule");
 	int rfd = -1, rc, canary = -1;
 	if (sandbox && plan->masks.n && (rc = make_masks(plan, d)) != 0)
+=======
+	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
+	int rfd = -1, rc;
+	/* namespaces first: the ruleset and filters are made in the child */
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, d)) != 0)
+		return rc;
+	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
+>>>>>>> main
 		return rc;
 	if (sandbox && root_listable(plan))
 		canary = sb_masks_canary();
@@ -287,7 +296,9 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		rc = fail(d, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
 		goto out;
 	}
-	bool unix_block = sb_ll_plan_unix_block(plan) && ai.abi < 9;
+	/* behind the egress proxy, a pathname UNIX socket could reach a daemon
+	 * (or a proxy) outside the network namespace: refused at every ABI */
+	bool unix_block = (sb_ll_plan_unix_block(plan) && ai.abi < 9) || o->egress;
 	if (sb_seccomp_install(unix_block, sb_ll_plan_net_block(plan)) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
