@@ -163,7 +163,7 @@ static bool root_listable(const sb_ll_plan *plan)
 }
 
 /* The private mount namespace and its masks (namespaces.c, masks.c).  */
-static int make_masks(const sb_ll_plan *plan, sb_diag *d)
+static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 {
 	const char *step = NULL, *what = NULL;
 	/* The working directory is a (mount, dentry) pair taken before the
@@ -176,7 +176,7 @@ static int make_masks(const sb_ll_plan *plan, sb_diag *d)
 			       strerror(errno));
 		return SB_REFUSED;
 	}
-	if (sb_ns_enter(plan->userns, &step) < 0) {
+	if (sb_ns_enter(userns, &step) < 0) {
 		int e = errno;
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: %s for the masks failed: %s; "
@@ -257,22 +257,18 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			       "(%d threads)", nthreads);
 		return SB_REFUSED;
 	}
-<<<<<<< HEAD
 	/* narrowings that break work: said once, before the command's output */
 	for (size_t i = 0; i < plan->nwarnings; i++)
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "narrower", "%s", plan->warnings[i]);
 	if (plan->nwarnings)
 		sb_diag_note(d, NULL, "sbrun --plan lists every narrowing and its rule");
 	int rfd = -1, rc, canary = -1;
-	if (sandbox && plan->masks.n && (rc = make_masks(plan, d)) != 0)
-=======
-	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
-	int rfd = -1, rc;
 	/* namespaces first: the ruleset and filters are made in the child */
 	if (o->egress && (rc = sb_ll_egress_enter(o->egress, d)) != 0)
 		return rc;
-	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
->>>>>>> main
+	/* then the masks (a mount namespace; its own user namespace unless the
+	 * egress step made one already, in which this process is privileged) */
+	if (sandbox && plan->masks.n && (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
 		return rc;
 	if (sandbox && root_listable(plan))
 		canary = sb_masks_canary();
