@@ -306,6 +306,11 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 		sb_rule_add_op(r, (sb_op)op, n->text);
 		return;
 	}
+	if (n->kind == SX_OPAQUE) {
+		/* a value the evaluator could not compute */
+		sb_rule_add_filter(r, opaque(n));
+		return;
+	}
 	if (n->kind != SX_LIST) {
 		form_warn(c, n, "sbpl-form", "unexpected %s argument: kept as an opaque filter",
 			  n->kind == SX_STRING ? "string" : n->kind == SX_BOOL ? "boolean" : "number");
@@ -401,8 +406,26 @@ static void add_conditions(const conv *c, sb_rule *r)
 		r->filters[i] = condition_filter(c, r->filters[i], r->filters[i]->loc);
 }
 
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason);
+
+/* A value the evaluator could not compute (sbpl_scheme.h) is kept as the
+ * source text of its expression: fine to decide as "unknown", but not to
+ * emit again, where it would be evaluated out of its context.  */
+static bool holds_uncomputed(const sx_node *n)
+{
+	if (n->kind == SX_OPAQUE)
+		return true;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (holds_uncomputed(n->kids[i]))
+			return true;
+	return false;
+}
+
 static void conv_rule(conv *c, const sx_node *n, sb_action action)
 {
+	if (!(c->flags & SB_READ_CONDITIONALS) && holds_uncomputed(n))
+		add_unmodelled(c, n, "a value in this rule could not be computed (a param nothing binds, or a "
+				     "procedure this reader does not know): it cannot be emitted again");
 	sb_rule *r = sb_rule_new(action, n->loc);
 	for (size_t i = 1; i < n->nkids; i++)
 		rule_args(c, r, n->kids[i], 0);
