@@ -34,6 +34,10 @@ static void usage(FILE *out)
 	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"
 	      "                       auto (masks where namespaces can be had), masks\n"
 	      "                       (or refuse), complement (no namespaces; narrower)\n"
+	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
+	      "                       (stderr, or FILE), and a summary at exit\n"
+	      "  --trace-format=text|json  one JSON object a line with json\n"
+	      "  --learn OUT.sbx      write a policy fragment allowing what was denied\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
 	      "Exit: the command's status (128+N for signal N); 78 refused or sandbox not\n"
@@ -55,12 +59,15 @@ int main(int argc, char **argv)
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
 	bool debug_denials = false, allow_shm = false;
 	int min_abi = 0, mechanism = 0;
+	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
+	const char *trace_file = NULL, *learn_file = NULL;
+	int min_abi = 0;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
-		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM,
+		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -76,6 +83,9 @@ int main(int argc, char **argv)
 		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
 		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
 		{ "mechanism", required_argument, NULL, OPT_MECHANISM },
+		{ "trace", optional_argument, NULL, OPT_TRACE },
+		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+		{ "learn", required_argument, NULL, OPT_LEARN },
 		{ NULL, 0, NULL, 0 },
 	};
 	char msg[256];
@@ -127,6 +137,26 @@ int main(int argc, char **argv)
 				sb_bindings_clear(&user);
 				return usage_error("--mechanism needs auto, masks or complement, "
 						   "got '%s'", optarg);
+		case OPT_TRACE:
+			trace = true;
+			trace_file = optarg;
+			if (optarg && !*optarg) {
+				sb_bindings_clear(&user);
+				return usage_error("%s", "--trace=FILE needs a file name");
+			}
+			break;
+		case OPT_TRACE_FORMAT:
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				sb_bindings_clear(&user);
+				return usage_error("--trace-format is text or json, got '%s'", optarg);
+			}
+			trace_json = strcmp(optarg, "json") == 0;
+			break;
+		case OPT_LEARN:
+			learn_file = optarg;
+			if (!*learn_file) {
+				sb_bindings_clear(&user);
+				return usage_error("%s", "--learn needs an output file (OUT.sbx)");
 			}
 			break;
 		case OPT_REQUIRE_ABI: {
@@ -193,6 +223,10 @@ int main(int argc, char **argv)
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
 		.mechanism = mechanism,
+		.trace = trace,
+		.trace_file = trace_file,
+		.trace_json = trace_json,
+		.learn_file = learn_file,
 		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,
 		.args = act == SB_ACT_LAUNCH ? argv + i + 1 : NULL,

@@ -17,7 +17,7 @@ inside() {
 	elif [ "${MECH:-}" = masks ]; then
 		control "$PROBE" rename "$HOME/proj/readme.txt" "$HOME/proj/moved.txt"
 		# with masks the workspace and ~/.omp are two bind mounts: a rename
-		# between them is EXDEV and mv copies (docs/limitations.md L18)
+		# between them is EXDEV and mv copies (docs/limitations.md L19)
 		control mv "$HOME/proj/moved.txt" "$HOME/.omp/moved.txt"
 	else
 		control "$PROBE" rename "$HOME/proj/readme.txt" "$HOME/.omp/moved.txt"
