@@ -57,11 +57,9 @@ int main(int argc, char **argv)
 {
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
-	bool debug_denials = false, allow_shm = false;
-	int min_abi = 0, mechanism = 0;
 	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
 	const char *trace_file = NULL, *learn_file = NULL;
-	int min_abi = 0;
+	int min_abi = 0, mechanism = 0;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
@@ -137,6 +135,8 @@ int main(int argc, char **argv)
 				sb_bindings_clear(&user);
 				return usage_error("--mechanism needs auto, masks or complement, "
 						   "got '%s'", optarg);
+			}
+			break;
 		case OPT_TRACE:
 			trace = true;
 			trace_file = optarg;
