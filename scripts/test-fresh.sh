@@ -48,6 +48,13 @@ done
 git clone -q --no-hardlinks "$src" "$root/src/omp-sandbox"
 echo "test-fresh: fresh clone of $(git -C "$src" rev-parse --short HEAD) in /src/omp-sandbox"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# A network behind a TLS-intercepting proxy: the host's local CAs go where
+# Debian's ca-certificates picks them up when the bootstrap installs it (npm
+# needs them); nothing else of the host enters the root.
+if [ -d /usr/local/share/ca-certificates ]; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2> /dev/null || true
+fi
 
 # In a private mount namespace: the mounts vanish with it, even on failure.
 rc=0
