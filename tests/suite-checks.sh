@@ -23,7 +23,12 @@ for policy in tests/golden/check/*.sbx; do
 	[ -e "$expected" ] || [ "${UPDATE:-}" = 1 ] || { echo "FAIL: $policy has no .expected"; fail=1; continue; }
 	args=$(sed -n 's/^# sbc-args: //p' "$policy" | head -n 1)
 	# shellcheck disable=SC2086 # ARGS are words on purpose
-	{ NO_COLOR=1 "$sbc" --check $args "$policy" 2>&1; echo "exit $?"; } >"$tmp/got"
+	# A machine-readable report is the golden (stdout); the human text
+	# beside it goes to stderr and is checked by the text goldens.
+	case " $args " in
+	*" --format"*) { NO_COLOR=1 "$sbc" --check $args "$policy" 2>"$tmp/err"; echo "exit $?"; } >"$tmp/got" ;;
+	*) { NO_COLOR=1 "$sbc" --check $args "$policy" 2>&1; echo "exit $?"; } >"$tmp/got" ;;
+	esac
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$tmp/got" "$expected"
 		echo "PASS: $policy (updated)"
