@@ -274,5 +274,30 @@ if grep -q "^;; environment: npm_config_cache=$H/.cache/omp-sandbox/npm$" <<<"$o
 	pass "--print-profile shows the presets, the cache environment and the bound grants"
 else fail "--print-profile: $(head -20 <<<"$out")"; fi
 
+# ---- sbc explain / diff answer for this machine ----
+SBC=$B/bin/sbc
+ex() { (cd "$H/proj" && /usr/bin/env -i PATH=/usr/bin:/bin HOME="$H" "$@" 2>&1); }
+out=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.ssh/id_rsa')
+r1=$?
+out2=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.gitconfig')
+r2=$?
+out3=$(ex OMP_SANDBOX_TOOLS=none "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.gitconfig')
+r3=$?
+if [ $r1 = 1 ] && grep -q "^deny: file-read-data $H/.ssh/id_rsa$" <<<"$out" &&
+	grep -q "HOME=$H WORKSPACE=$H/proj " <<<"$out" && grep -q '^bindings: this machine' <<<"$out" &&
+	[ $r2 = 0 ] && grep -q 'policy: tools/git.sbx:' <<<"$out2" && [ $r3 = 1 ] && grep -q 'TOOL_GIT=off' <<<"$out3"; then
+	pass "sbc explain binds this machine's values as the launcher would (home, workspace, OMP_SANDBOX_TOOLS)"
+else fail "sbc explain on this machine: $r1 $out / $r2 $out2 / $r3 $out3"; fi
+out=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.ssh/id_rsa' --sample)
+if grep -q '^deny: file-read-data /Users/me/.ssh/id_rsa$' <<<"$out" && grep -q '^bindings: the documented samples' <<<"$out"; then
+	pass "sbc explain --sample binds the documented sample values and says so"
+else fail "explain --sample: $out"; fi
+printf 'include "%s/examples/omp.sbx";\nallow read ~/.ssh acknowledge sensitive "test";\n' "$root" >"$T/wider.sbx"
+out=$(ex "$SBC" diff "$root/examples/omp.sbx" "$T/wider.sbx")
+r=$?
+if [ $r = 2 ] && grep -q "$H/.ssh" <<<"$out" && grep -q 'bindings: this machine' <<<"$out"; then
+	pass "sbc diff names this machine's paths (~/.ssh widening: exit 2)"
+else fail "sbc diff on this machine (exit $r): $(head -c 600 <<<"$out")"; fi
+
 echo "workloads [$me]: $npass passed, $nfail failed"
 [ $nfail = 0 ]
