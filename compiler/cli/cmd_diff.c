@@ -486,11 +486,11 @@ int sb_cmd_diff(int argc, char **argv)
 	changes ch = { 0 };
 	if (!a || !b)
 		goto out;
-	const sb_profile *both[2] = { a, b };
-	if (!o.sample && sb_cli_bind_machine(both, 2, &o.defs, d) != 0)
-		goto out;
 	sb_eval_bindings(a, &o.defs, &used, &samples);
 	sb_eval_bindings(b, &o.defs, &used, &samples);
+	const sb_profile *both[2] = { a, b };
+	if (!o.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
+		goto out;
 	ba = sb_profile_bind(a, &used, NULL, NULL);
 	bb = sb_profile_bind(b, &used, NULL, NULL);
 	sb_probes_add_profile(&probes, ba);

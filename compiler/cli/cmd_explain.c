@@ -346,9 +346,10 @@ int sb_cmd_explain(int argc, char **argv)
 	char *path = NULL, *seen = NULL;
 	if (!p)
 		goto out;
-	if (!o.sample && sb_cli_bind_machine((const sb_profile *const *)&p, 1, &o.defs, d) != 0)
-		goto out;
 	sb_eval_bindings(p, &o.defs, &used, &samples);
+	if (!o.sample &&
+	    sb_cli_bind_machine((const sb_profile *const *)&p, 1, &used, &samples, d) != 0)
+		goto out;
 	bound = sb_profile_bind(p, &used, NULL, NULL);
 	const char *why = NULL;
 	path = sb_query_path(o.path_arg, &used, &why);

@@ -17,21 +17,29 @@
 
 extern char **environ;
 
-static void merge_missing(sb_bindings *defs, const sb_bindings *m)
+static void set_like(sb_bindings *out, const sb_binding *b)
 {
-	for (size_t i = 0; i < m->n; i++) {
-		const sb_binding *b = &m->v[i];
-		if (sb_bindings_get(defs, b->name))
-			continue;
-		if (b->is_list)
-			sb_bindings_set_list(defs, b->name, (const char *const *)b->values, b->nvalues);
-		else if (b->nvalues == 1)
-			sb_bindings_set(defs, b->name, b->values[0]);
-	}
+	if (b->is_list)
+		sb_bindings_set_list(out, b->name, (const char *const *)b->values, b->nvalues);
+	else if (b->nvalues == 1)
+		sb_bindings_set(out, b->name, b->values[0]);
 }
 
-int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings *defs,
-			sb_diag *d)
+/* Samples that the machine binds move to *used; the rest stay samples.  */
+static void replace_samples(sb_bindings *used, sb_bindings *samples, const sb_bindings *m)
+{
+	sb_bindings left = { 0 };
+	for (size_t i = 0; i < samples->n; i++) {
+		const sb_binding *s = &samples->v[i];
+		const sb_binding *b = sb_bindings_get(m, s->name);
+		set_like(b ? used : &left, b ? b : s);
+	}
+	sb_bindings_clear(samples);
+	*samples = left;
+}
+
+int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings *used,
+			sb_bindings *samples, sb_diag *d)
 {
 	char cwdbuf[4096];
 	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
@@ -46,15 +54,15 @@ int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings
 		sb_prep_free(&prep);
 		return -1;
 	}
+	sb_bindings m = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		sb_bindings m = { 0 };
 		sb_tools_clear(&prep.tools);
 		/* unknown preset names are reported once, for the first input */
 		sb_tools_select(prep.s.tools, profiles[i], &prep.tools, i == 0 ? d : NULL);
 		sb_launch_bindings(&prep, NULL, &m);
-		merge_missing(defs, &m);
-		sb_bindings_clear(&m);
 	}
+	replace_samples(used, samples, &m);
+	sb_bindings_clear(&m);
 	sb_prep_free(&prep);
 	return 0;
 }
