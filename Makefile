@@ -18,10 +18,11 @@ SHELL := /bin/bash
 B       ?= build
 CC      ?= cc
 VERSION := 0.1.0
+HOMEPAGE := https://github.com/bnivanov/omp-sandbox
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -I. -I$(B)/gen -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -DSB_HOMEPAGE='"$(HOMEPAGE)"' -I. -I$(B)/gen -MMD -MP
 CFLAGS  += $(CSTD) $(OPT) $(WARN)
 LDLIBS  += -lm
 ifeq ($(SAN),1)

@@ -141,7 +141,7 @@ grep -q "^0 basic.sbx:2 deny default$" "$tmp/cli.out" && ok "cli: --dump-ir text
 expect_rc "--check several files" 0 "$SBC" --check "$G/ok/basic.sbx" "$G/ok/private.sbx" examples/omp.sbx
 [ ! -s "$tmp/cli.out" ] && ok "cli: --check writes nothing to stdout" || bad "cli: --check writes nothing to stdout"
 expect_rc "--check with one bad file" 1 "$SBC" --check "$G/ok/basic.sbx" "$G/fail/many-errors.sbx"
-expect_rc "--check -o is a usage error" 2 "$SBC" --check "$OK1" -o "$tmp/x.sb"
+expect_rc "--check -o (text form) is a usage error" 2 "$SBC" --check "$OK1" -o "$tmp/x.sb"
 printf 'default allow;\ndeny write;\ndeny read home;\nread /usr/lib;\nread /usr/lib;\n' > "$tmp/warn.sbx"
 expect_rc "warnings alone pass" 0 "$SBC" --check "$tmp/warn.sbx"
 grep -q "warning:" "$tmp/cli.err" && ok "cli: the warning is shown" || bad "cli: the warning is shown"
@@ -150,8 +150,8 @@ expect_rc "-Werror compile writes nothing" 1 "$SBC" -Werror "$tmp/warn.sbx" -o "
 [ ! -e "$tmp/warn.sb" ] && ok "cli: -Werror failure leaves no file" || bad "cli: -Werror failure leaves no file"
 expect_rc "--format=json" 1 "$SBC" --check --format=json "$G/fail/many-errors.sbx"
 if command -v python3 > /dev/null; then
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d' "$tmp/cli.err" 2> /dev/null &&
-		ok "cli: --format=json is JSON" || bad "cli: --format=json is JSON"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d' "$tmp/cli.out" 2> /dev/null &&
+		ok "cli: --format=json is JSON, on stdout" || bad "cli: --format=json is JSON, on stdout"
 else
 	echo "SKIP: cli: --format=json is JSON (no python3)"
 fi
@@ -160,8 +160,8 @@ if command -v python3 > /dev/null; then
 	isjson() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 	for form in "--format=json" "--format json"; do
 		# shellcheck disable=SC2086
-		"$SBC" --check $form "$G/fail/many-errors.sbx" 2> "$tmp/j.err"
-		isjson "$tmp/j.err" && ok "cli: sbc --check $form" || bad "cli: sbc --check $form"
+		"$SBC" --check $form "$G/fail/many-errors.sbx" > "$tmp/j.out" 2> /dev/null
+		isjson "$tmp/j.out" && ok "cli: sbc --check $form" || bad "cli: sbc --check $form"
 		# shellcheck disable=SC2086
 		"$SBC" explain $form examples/omp.sbx --op read --path /etc/passwd > "$tmp/j.out"
 		isjson "$tmp/j.out" && ok "cli: sbc explain $form" || bad "cli: sbc explain $form"
@@ -176,7 +176,8 @@ expect_rc "options after the file" 0 "$SBC" "$OK1" -o "$tmp/late.sb" -D X=1
 cmp -s "$tmp/late.sb" "$G/ok/basic.sb" && ok "cli: -o after the policy" || bad "cli: -o after the policy"
 expect_rc "-W other than error" 2 "$SBC" -Wfoo "$OK1"
 expect_rc "--format=sarif" 1 "$SBC" --check --format=sarif "$G/fail/many-errors.sbx"
-grep -q '"version": *"2.1.0"' "$tmp/cli.err" && ok "cli: --format=sarif is SARIF 2.1.0" || bad "cli: --format=sarif is SARIF 2.1.0"
+grep -q '"version": *"2.1.0"' "$tmp/cli.out" && ok "cli: --format=sarif is SARIF 2.1.0, on stdout" || bad "cli: --format=sarif is SARIF 2.1.0, on stdout"
+grep -q 'error: unknown word' "$tmp/cli.err" && ok "cli: --format=sarif keeps the text form on stderr" || bad "cli: --format=sarif keeps the text form on stderr"
 
 echo "golden: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -30,9 +30,11 @@ static void usage(FILE *out)
 	      "  -o FILE            write the profile to FILE (atomically; '-' or no -o: stdout)\n"
 	      "  -D NAME=VALUE      bind param NAME at compile time (HOME, WORKSPACE, TMPDIR,\n"
 	      "                     a $NAME param, or a list as a ':'-separated value)\n"
-	      "  --check            parse, check and lower each FILE; write nothing\n"
+	      "  --check            parse, check and lower each FILE; write no profile\n"
 	      "  -Werror            treat warnings as errors\n"
-	      "  --format=FMT       diagnostics as text (default), json or sarif\n"
+	      "  --format=FMT       diagnostics as text (default), json or sarif; with\n"
+	      "                     --check the json/sarif report goes to stdout (or -o FILE)\n"
+	      "                     and the text form to stderr\n"
 	      "  --dump-ast         print the parsed policy (includes spliced) and stop\n"
 	      "  --dump-ir          print the lowered profile IR and stop\n"
 	      "  --help, --version\n"
@@ -227,13 +229,29 @@ int main(int argc, char **argv)
 		rc = SB_EXIT_USAGE;
 		goto out;
 	}
-	if (o.check && o.out) {
-		fprintf(stderr, "sbc: error: --check writes nothing; drop -o\n");
+	if (o.check && o.out && o.fmt == SB_FMT_TEXT) {
+		fprintf(stderr, "sbc: error: --check writes nothing in text form; drop -o (or "
+				"write a report with --format=json or --format=sarif)\n");
 		rc = SB_EXIT_USAGE;
 		goto out;
 	}
 
+	/* --check --format=json|sarif: the report is the output, on stdout
+	 * or -o FILE (atomically), as linters write it; the text form stays
+	 * on stderr for the person at the terminal.  When compiling, stdout
+	 * holds the profile and the report goes to stderr.  */
+	char *report = NULL;
+	size_t report_len = 0;
+	FILE *report_stream = NULL;
 	sb_diag *d = sb_diag_new(stderr, o.fmt);
+	if (o.check && o.fmt != SB_FMT_TEXT) {
+		report_stream = open_memstream(&report, &report_len);
+		if (!report_stream) {
+			fprintf(stderr, "sbc: error: out of memory\n");
+			abort();
+		}
+		sb_diag_set_report(d, report_stream);
+	}
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);
 	sb_diag_set_werror(d, o.werror);
@@ -243,6 +261,15 @@ int main(int argc, char **argv)
 	if (sb_diag_errors(d))
 		rc = SB_EXIT_FAILURE;
 	sb_diag_flush(d);
+	if (report_stream) {
+		fclose(report_stream);
+		const char *dest = o.out ? o.out : "-";
+		if (sb_write_atomic(dest, report, report_len) != 0) {
+			fprintf(stderr, "sbc: error: cannot write '%s': %s\n", dest, strerror(errno));
+			rc = SB_EXIT_FAILURE;
+		}
+		free(report);
+	}
 	sb_diag_free(d);
 out:
 	sb_bindings_clear(&o.defs);

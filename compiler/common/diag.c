@@ -8,6 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The project's home, named in SARIF's tool.driver.informationUri (the
+ * Makefile passes HOMEPAGE).  */
+#ifndef SB_HOMEPAGE
+#define SB_HOMEPAGE "https://github.com/bnivanov/omp-sandbox"
+#endif
+
 typedef struct source {
 	char *file;
 	char *text;
@@ -25,6 +31,7 @@ typedef struct record {
 
 struct sb_diag {
 	FILE *out;
+	FILE *report;            /* JSON/SARIF go here at flush, text stays on out */
 	sb_diag_format fmt;
 	bool colour, werror;
 	char *tool;
@@ -68,6 +75,7 @@ void sb_diag_free(sb_diag *d)
 }
 
 void sb_diag_set_colour(sb_diag *d, bool on) { d->colour = on; }
+void sb_diag_set_report(sb_diag *d, FILE *report) { d->report = report; }
 void sb_diag_set_werror(sb_diag *d, bool on) { d->werror = on; }
 
 void sb_diag_set_tool(sb_diag *d, const char *tool)
@@ -79,7 +87,7 @@ void sb_diag_set_tool(sb_diag *d, const char *tool)
 void sb_diag_auto_colour(sb_diag *d)
 {
 	const char *nc = getenv("NO_COLOR");
-	d->colour = d->fmt == SB_FMT_TEXT && isatty(fileno(d->out)) && !(nc && *nc);
+	d->colour = (d->fmt == SB_FMT_TEXT || d->report) && isatty(fileno(d->out)) && !(nc && *nc);
 }
 
 const char *sb_diag_intern(sb_diag *d, const char *file)
@@ -227,12 +235,12 @@ void sb_diag_vreport(sb_diag *d, sb_severity sev, const sb_loc *loc, const char 
 	else if (sev == SB_SEV_WARNING)
 		d->warnings++;
 	char *msg = vformat(fmt, ap);
-	if (d->fmt == SB_FMT_TEXT) {
+	if (d->fmt == SB_FMT_TEXT || d->report)
 		print_text(d, sev, loc, code, msg);
+	if (d->fmt == SB_FMT_TEXT)
 		free(msg);
-	} else {
+	else
 		add_record(d, sev, loc, code, msg, false);
-	}
 }
 
 void sb_diag_report(sb_diag *d, sb_severity sev, const sb_loc *loc, const char *code,
@@ -250,12 +258,12 @@ void sb_diag_note(sb_diag *d, const sb_loc *loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = vformat(fmt, ap);
 	va_end(ap);
-	if (d->fmt == SB_FMT_TEXT) {
+	if (d->fmt == SB_FMT_TEXT || d->report)
 		print_text(d, SB_SEV_NOTE, loc, NULL, msg);
+	if (d->fmt == SB_FMT_TEXT)
 		free(msg);
-	} else {
+	else
 		add_record(d, SB_SEV_NOTE, loc, "", msg, true);
-	}
 }
 
 int sb_diag_errors(const sb_diag *d) { return d->errors; }
@@ -296,7 +304,7 @@ static void json_str(FILE *o, const char *s)
 
 static void flush_json(sb_diag *d)
 {
-	FILE *o = d->out;
+	FILE *o = d->report ? d->report : d->out;
 	fputs("[", o);
 	for (size_t i = 0; i < d->nrecords; i++) {
 		record *r = &d->records[i];
@@ -319,14 +327,39 @@ static void flush_json(sb_diag *d)
 	fputs(d->nrecords ? "\n]\n" : "]\n", o);
 }
 
+/* An artifact's URI (SARIF 3.10.2: a URI reference): an absolute path as
+ * a file: URI, a relative one as a relative reference; every byte outside
+ * RFC 3986's unreserved set and '/' percent-encoded, so spaces, quotes and
+ * invalid UTF-8 in a file name still make a valid URI.  */
+static void json_uri(FILE *o, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	fputs(path[0] == '/' ? "\"file://" : "\"", o);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		unsigned char c = *p;
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~/", c))
+			fputc(c, o);
+		else
+			fprintf(o, "%%%c%c", hex[c >> 4], hex[c & 15]);
+	}
+	fputc('"', o);
+}
+
 static void flush_sarif(sb_diag *d)
 {
-	FILE *o = d->out;
+	FILE *o = d->report ? d->report : d->out;
 	fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
 	      "  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
 	      "    \"tool\": {\"driver\": {\"name\": ", o);
 	json_str(o, d->tool);
-	fputs(", \"informationUri\": \"https://example.invalid/omp-sandbox\", \"rules\": [", o);
+	fputs(", \"informationUri\": ", o);
+	json_str(o, SB_HOMEPAGE);
+#ifdef SB_VERSION
+	fputs(", \"version\": ", o);
+	json_str(o, SB_VERSION);
+#endif
+	fputs(", \"rules\": [", o);
 	/* One rule entry per distinct code, in first-seen order.  */
 	size_t nrules = 0;
 	for (size_t i = 0; i < d->nrecords; i++) {
@@ -357,7 +390,7 @@ static void flush_sarif(sb_diag *d)
 		fputs("}", o);
 		if (r->has_loc && r->loc.file) {
 			fputs(", \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", o);
-			json_str(o, r->loc.file);
+			json_uri(o, r->loc.file);
 			fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}}]",
 				r->loc.line > 0 ? r->loc.line : 1, r->loc.col > 0 ? r->loc.col : 1);
 		}
@@ -375,7 +408,7 @@ static void flush_sarif(sb_diag *d)
 				fputs("}", o);
 				if (n->has_loc && n->loc.file) {
 					fputs(", \"physicalLocation\": {\"artifactLocation\": {\"uri\": ", o);
-					json_str(o, n->loc.file);
+					json_uri(o, n->loc.file);
 					fprintf(o, "}, \"region\": {\"startLine\": %d, \"startColumn\": %d}}",
 						n->loc.line > 0 ? n->loc.line : 1,
 						n->loc.col > 0 ? n->loc.col : 1);
@@ -396,4 +429,6 @@ void sb_diag_flush(sb_diag *d)
 	else if (d->fmt == SB_FMT_SARIF)
 		flush_sarif(d);
 	fflush(d->out);
+	if (d->report)
+		fflush(d->report);
 }

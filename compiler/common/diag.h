@@ -35,6 +35,11 @@ void sb_diag_free(sb_diag *d);
  * terminal and NO_COLOR is unset or empty.  */
 void sb_diag_set_colour(sb_diag *d, bool on);
 void sb_diag_auto_colour(sb_diag *d);
+/* Where sb_diag_flush() writes the JSON/SARIF report; with a report
+ * stream set, every diagnostic is also printed as text on `out`, so a
+ * person sees it while a tool reads the report (sbc --check
+ * --format=sarif: the report on stdout, the text on stderr).  */
+void sb_diag_set_report(sb_diag *d, FILE *report);
 /* -Werror: warnings count as errors.  */
 void sb_diag_set_werror(sb_diag *d, bool on);
 /* Tool name used for diagnostics without a location ("sbc: error: ...").  */

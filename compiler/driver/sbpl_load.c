@@ -34,6 +34,37 @@ static void evaluation_params(const sb_bindings *defs, sb_bindings *out)
 			sb_bindings_set(out, samples_tab[k][0], samples_tab[k][1]);
 }
 
+static bool policy_uses_param(const sbx_policy *pol, const char *name)
+{
+	for (size_t i = 0; i < pol->nstmts; i++)
+		for (size_t k = 0; k < pol->stmts[i].ntargets; k++) {
+			const sbx_target *t = &pol->stmts[i].targets[k];
+			if (t->base == SBX_BASE_PARAM && t->name && !strcmp(t->name, name))
+				return true;
+		}
+	return false;
+}
+
+sb_profile *sb_compile_policy(const char *file, const sb_bindings *defs, bool warn_unused,
+			      sb_diag *d)
+{
+	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
+	if (!pol)
+		return NULL;
+	for (size_t i = 0; warn_unused && i < defs->n; i++)
+		if (!policy_uses_param(pol, defs->v[i].name))
+			sb_diag_report(d, SB_SEV_WARNING, NULL, "unused-define",
+				       "-D %s: %s never uses $%s, so it binds nothing; check the name",
+				       defs->v[i].name, file, defs->v[i].name);
+	int before = sb_diag_errors(d);
+	sb_check_all(pol, defs, d);
+	sb_profile *p = NULL;
+	if (sb_diag_errors(d) == before)
+		p = sbx_lower(pol, defs, d);
+	sbx_policy_free(pol);
+	return p;
+}
+
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d)
 {
 	if (!ends_with(file, ".sbx")) {
@@ -43,16 +74,7 @@ sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *
 		sb_bindings_clear(&params);
 		return p;
 	}
-	sbx_policy *pol = sbx_parse(file, NULL, 0, d);
-	if (!pol)
-		return NULL;
-	int before = sb_diag_errors(d);
-	sb_check_all(pol, defs, d);
-	sb_profile *p = NULL;
-	if (sb_diag_errors(d) == before)
-		p = sbx_lower(pol, defs, d);
-	sbx_policy_free(pol);
-	return p;
+	return sb_compile_policy(file, defs, false, d);
 }
 
 static void split_list(sb_bindings *out, const char *name, const char *value)

@@ -21,6 +21,13 @@
  * NULL on any error (reported to d).  */
 sb_profile *sb_load_profile(const char *file, const sb_bindings *defs, sb_diag *d);
 
+/* Parse, check (sb_check_all) and lower the policy FILE in memory, as sbc
+ * compiles it, `defs` being the compile-time -D bindings.  With
+ * `warn_unused`, a -D the policy never uses ($NAME) is warned about (sbrun
+ * POLICY.sbx).  NULL on any error (reported to d).  */
+sb_profile *sb_compile_policy(const char *file, const sb_bindings *defs, bool warn_unused,
+			      sb_diag *d);
+
 /* The bindings used to evaluate `p`: every -D value (a list param's value
  * is split at ':'), then "-D NAME=VALUE" header comments of the profile
  * (what sbrun --print-profile writes), then the sample defaults for HOME,

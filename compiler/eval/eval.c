@@ -443,6 +443,16 @@ struct sb_eval_index {
 	size_t lastcap;
 	ilist cands;           /* ... and its candidates */
 	ilist scratch;
+	/* Decisions for one (path, vnode), per operation: an operation that no
+	 * candidate rule names decides as its parent does (both models walk
+	 * the fallback chain and skip a level nothing names), so callers that
+	 * ask every operation of a path (sbc diff) decide each level once.  */
+	char *memo_path;
+	size_t memo_cap;
+	bool memo_named[SB_OP__COUNT];
+	/* slot 0: vnode 0 (unknown); slot b + 1: the single type 1 << b */
+	bool memo_valid[9][SB_OP__COUNT];
+	sb_decision memo[9][SB_OP__COUNT];
 };
 
 static void ilist_push(ilist *l, size_t i)
@@ -534,6 +544,7 @@ void sb_eval_index_free(sb_eval_index *ix)
 	free(ix->scratch.v);
 	free(ix->cands.v);
 	free(ix->last);
+	free(ix->memo_path);
 	free(ix);
 }
 
@@ -583,9 +594,62 @@ static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 	return c;
 }
 
+static void memo_reset(sb_eval_index *ix, const char *path)
+{
+	size_t n = strlen(path) + 1;
+	if (n > ix->memo_cap) {
+		ix->memo_cap = n;
+		ix->memo_path = xrealloc(ix->memo_path, n);
+	}
+	memcpy(ix->memo_path, path, n);
+	memset(ix->memo_valid, 0, sizeof ix->memo_valid);
+	memset(ix->memo_named, 0, sizeof ix->memo_named);
+	char *aliased = needs_private_alias(path) ? sb_path_private_alias(path) : NULL;
+	const char *q = aliased ? aliased : path;
+	cands c = index_cands(ix, q, strlen(q));
+	for (size_t k = 0; k < c.n; k++) {
+		const sb_rule *r = ix->p->rules[c.v[k]];
+		for (size_t i = 0; i < r->nops; i++)
+			if ((int)r->ops[i] >= 0 && r->ops[i] < SB_OP__COUNT)
+				ix->memo_named[r->ops[i]] = true;
+	}
+	free(aliased);
+}
+
+static const sb_decision *memo_get(sb_eval_index *ix, unsigned slot, unsigned vnode, sb_op op)
+{
+	if (!ix->memo_valid[slot][op]) {
+		sb_op up = sb_op_parent(op);
+		if (op != SB_OP_DEFAULT && !ix->memo_named[op] && up != op && (int)up >= 0 &&
+		    up < SB_OP__COUNT)
+			ix->memo[slot][op] = *memo_get(ix, slot, vnode, up);
+		else
+			ix->memo[slot][op] = decide(ix->p, ix, op, ix->memo_path, vnode, true);
+		ix->memo_valid[slot][op] = true;
+	}
+	return &ix->memo[slot][op];
+}
+
+/* The memo slot of a vnode value, or -1 for a mask of several types.  */
+static int memo_slot(unsigned vnode)
+{
+	if (vnode == 0)
+		return 0;
+	for (int b = 0; b < 8; b++)
+		if (vnode == 1u << b)
+			return b + 1;
+	return -1;
+}
+
 sb_decision sb_decide_indexed(sb_eval_index *ix, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(ix->p, ix, op, path, vnode, true);
+	int slot = memo_slot(vnode);
+	if (!path || path[0] != '/' || op == SB_OP_OTHER || (int)op < 0 || op >= SB_OP__COUNT ||
+	    slot < 0)
+		return decide(ix->p, ix, op, path, vnode, true);
+	if (!ix->memo_path || strcmp(ix->memo_path, path) != 0)
+		memo_reset(ix, path);
+	return *memo_get(ix, (unsigned)slot, vnode, op);
 }
 
 int sb_op_from_convenience(const char *name)

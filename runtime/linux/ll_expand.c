@@ -142,7 +142,9 @@ static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t wan
 				}
 				names[n++] = xstrdup(e->d_name);
 			}
-			qsort(names, n, sizeof *names, cmp_names);
+			if (n > 1)   /* an empty directory: names is NULL, and
+					qsort(NULL, 0, ...) is undefined */
+				qsort(names, n, sizeof *names, cmp_names);
 			for (size_t i = 0; i < n; i++) {
 				char *cp = child_path(path, names[i]);
 				int cfd = openat(fd, names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);

@@ -262,3 +262,30 @@ Test(lexer, non_ascii_in_paths_only)
 	free_vals(t, n);
 	fe_done(&r);
 }
+
+/* A relative path has nothing to be resolved against: located errors that
+ * say what a path may be, with a rewrite when one is obvious.  */
+Test(lexer, relative_paths_say_what_a_path_is)
+{
+	const char *src = "allow write caches/npm;\nallow write ./x;\nallow read ../up;\n"
+			  "allow read notes.txt;\nallow read .;\nallow write home/ok;";
+	lexed t[32];
+	fe_run r;
+	int n = scan(src, strlen(src), t, 32, &r);
+	cr_assert(eq(int, r.errors, 5), "%s", r.diag);
+	static const char *const want[] = {
+		"t.sbx:1:13: error: relative path 'caches/npm': paths are absolute, `~/...` or one "
+		"of the roots (home, workspace, tmpdir); e.g. workspace/caches/npm or ~/caches/npm",
+		"t.sbx:2:13: error: relative path './x': paths are absolute, `~/...` or one of the "
+		"roots (home, workspace, tmpdir); e.g. workspace/x or ~/x",
+		"t.sbx:3:12: error: relative path '../up': paths are absolute, `~/...` or one of the "
+		"roots (home, workspace, tmpdir) [",
+		"t.sbx:4:12: error: relative path 'notes.txt'",
+		"t.sbx:5:12: error: relative path '.': paths are absolute",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		cr_assert(not(eq(ptr, strstr(r.diag, want[i]), NULL)), "missing %s in\n%s", want[i], r.diag);
+	cr_assert(eq(int, t[n - 3].tok, TK_ROOTPATH), "home/ok stays a root path");
+	free_vals(t, n);
+	fe_done(&r);
+}

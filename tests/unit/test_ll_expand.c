@@ -144,6 +144,60 @@ Test(ll_expand, never_rights_are_stripped, .init = setup, .fini = teardown)
 	sb_ll_rules_clear(&r);
 }
 
+/* A directory expanded around a deny can be empty: no entries, no rules,
+ * and no qsort of an empty (NULL) listing (undefined behaviour that the
+ * sanitizer build reports).  */
+Test(ll_expand, empty_directory_around_a_deny, .init = setup, .fini = teardown)
+{
+	dset d = { .n = 1 };
+	snprintf(d.paths[0], sizeof d.paths[0], "%s/b/never-created", root);
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, root, R, classify_d, &d), 0));
+	cr_assert_null(find(&r, "b"), "an expanded directory gets no rule of its own");
+	cr_assert_null(find(&r, ""));
+	cr_assert_not_null(find(&r, "a"));
+	cr_assert_not_null(find(&r, "f"));
+	cr_assert(eq(sz, r.n, 2), "rules: %zu", r.n);
+	sb_ll_rules_clear(&r);
+}
+
+/* Entries that vanish between the listing and their visit get no rule
+ * (they stay denied) and do not stop the walk.  */
+typedef struct vanish_ctx {
+	dset d;
+	char trigger[512];
+	char victims[2][512];
+} vanish_ctx;
+
+static void classify_vanish(void *ctx, const char *path, bool is_dir, uint64_t want,
+			    uint64_t *all, uint64_t *mixed)
+{
+	vanish_ctx *v = ctx;
+	if (strcmp(path, v->trigger) == 0) {
+		cr_assert(eq(int, unlink(v->victims[0]), 0));
+		cr_assert(eq(int, rmdir(v->victims[1]), 0));
+	}
+	classify_d(&v->d, path, is_dir, want, all, mixed);
+}
+
+Test(ll_expand, vanished_entries_get_no_rule, .init = setup, .fini = teardown)
+{
+	vanish_ctx v = { .d = { .n = 1 } };
+	snprintf(v.d.paths[0], sizeof v.d.paths[0], "%s/a/secret", root);
+	/* the root's entries are visited in order a, b, f: visiting a removes
+	 * b and f, which the listing already holds */
+	snprintf(v.trigger, sizeof v.trigger, "%s/a", root);
+	snprintf(v.victims[0], sizeof v.victims[0], "%s/f", root);
+	snprintf(v.victims[1], sizeof v.victims[1], "%s/b", root);
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand(&r, root, R, classify_vanish, &v), 0));
+	cr_assert_null(find(&r, "b"));
+	cr_assert_null(find(&r, "f"));
+	cr_assert_not_null(find(&r, "a/pub"));
+	cr_assert(eq(sz, r.n, 1), "rules: %zu", r.n);
+	sb_ll_rules_clear(&r);
+}
+
 Test(ll_expand, missing_root_fails)
 {
 	sb_ll_rules r = { 0 };

@@ -1,12 +1,19 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
-/* Unit tests: the Landlock planner on profiles built with the IR API and a
- * temp tree standing in for HOME.  It walks the real "/" but asserts only
- * on the temp tree, /tmp, /dev and the notes.  */
+/* Unit tests: the Landlock planner on profiles built with the IR API.
+ * The planner walks "/", so each test first moves into a root it builds
+ * itself (a tmpfs in a private mount namespace, entered with chroot):
+ * the results never depend on this machine's tree, and the tree holds
+ * what the walk must survive: an empty directory on the expansion path,
+ * symlinks, a stand-in HOME.  Criterion runs every test in its own
+ * process, so the namespace and the chroot end with the test.  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,8 +24,81 @@ static char home[256], ws[300];
 /* The profile spells paths as Seatbelt sees them: /tmp/x is /private/tmp/x.  */
 static char phome[300], pws[320];
 
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	cr_assert(fd >= 0, "%s: %m", path);
+	cr_assert(eq(sz, (size_t)write(fd, text, strlen(text)), strlen(text)));
+	close(fd);
+}
+
+/* Unprivileged: a user namespace mapping our own ids makes the mount
+ * namespace and the chroot possible.  */
+static bool enter_private_namespace(void)
+{
+	if (geteuid() == 0)
+		return unshare(CLONE_NEWNS) == 0;
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+		return false;
+	char map[64];
+	write_file("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	write_file("/proc/self/uid_map", map);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	write_file("/proc/self/gid_map", map);
+	return true;
+}
+
+static void mkdir_in(const char *root, const char *rel, mode_t mode)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	cr_assert(eq(int, mkdir(p, mode), 0), "mkdir %s: %m", p);
+	cr_assert(eq(int, chmod(p, mode), 0));
+}
+
+/* The test's own "/":
+ *   /tmp (1777)        the stand-in HOME is made below it
+ *   /dev, /dev/null    /dev/null bound from the host (the tests write to it)
+ *   /proc              bound from the host (mountinfo)
+ *   /home              empty: expanded around no entry at all
+ *   /opt/sb-ll-none    empty, on the path of a regex deny: expanded, nothing in it
+ *   /usr/bin, /bin -> usr/bin, /lib -> usr/lib (dangling)  symlinks get no rule
+ *   /etc/hostname      a plain file  */
+static void enter_private_root(void)
+{
+	if (!enter_private_namespace())
+		cr_skip_test("cannot create a private mount namespace (%m; unprivileged, "
+			     "Criterion's worker has threads, so no user namespace): the "
+			     "planner tests need their own root, run them as root");
+	cr_assert(eq(int, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0), "%m");
+	const char *root = "/tmp";
+	cr_assert(eq(int, mount("sb-ll-root", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755"), 0),
+		  "mount tmpfs: %m");
+	mkdir_in(root, "tmp", 01777);
+	mkdir_in(root, "dev", 0755);
+	mkdir_in(root, "proc", 0555);
+	mkdir_in(root, "home", 0755);
+	mkdir_in(root, "opt", 0755);
+	mkdir_in(root, "opt/sb-ll-none", 0755);
+	mkdir_in(root, "usr", 0755);
+	mkdir_in(root, "usr/bin", 0755);
+	mkdir_in(root, "etc", 0755);
+	write_file("/tmp/etc/hostname", "sb-ll-test\n");
+	write_file("/tmp/dev/null", "");
+	cr_assert(eq(int, mount("/dev/null", "/tmp/dev/null", NULL, MS_BIND, NULL), 0), "%m");
+	cr_assert(eq(int, mount("/proc", "/tmp/proc", NULL, MS_BIND | MS_REC, NULL), 0), "%m");
+	cr_assert(eq(int, symlink("usr/bin", "/tmp/bin"), 0));
+	cr_assert(eq(int, symlink("usr/lib", "/tmp/lib"), 0));
+	cr_assert(eq(int, chroot(root), 0), "chroot: %m");
+	cr_assert(eq(int, chdir("/"), 0));
+}
+
 static void setup(void)
 {
+	enter_private_root();
 	snprintf(home, sizeof home, "/tmp/sb-ll-plan-XXXXXX");
 	cr_assert_not_null(mkdtemp(home));
 	snprintf(ws, sizeof ws, "%s/ws", home);
@@ -30,11 +110,10 @@ static void setup(void)
 	cr_assert(eq(int, mkdir(p, 0700), 0));
 }
 
+/* The tree is a tmpfs of the test's own mount namespace: it goes with
+ * the test's process.  */
 static void teardown(void)
 {
-	char cmd[400];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
-	cr_assert(eq(int, system(cmd), 0));
 }
 
 static void rule(sb_profile *p, sb_action a, sb_op op, sb_filter_kind k, const char *path)
@@ -108,6 +187,17 @@ Test(ll_plan, deny_home_complement, .init = setup, .fini = teardown)
 			      strncmp(r->v[i].path, ws, strlen(ws)) != 0,
 			      "rule inside HOME outside the workspace: %s", r->v[i].path);
 	}
+	/* the private root: symlinks get no rule, the empty directory on the
+	 * regex deny's path is expanded (no rule, nothing inside), the rest of
+	 * the tree is granted whole */
+	cr_assert_null(find(plan, "/bin"));
+	cr_assert_null(find(plan, "/lib"));
+	cr_assert_null(find(plan, "/opt/sb-ll-none"));
+	cr_assert_null(find(plan, "/opt"));
+	cr_assert_not_null(find(plan, "/etc"));
+	cr_assert_not_null(find(plan, "/usr"));
+	cr_assert_not_null(find(plan, "/home"));
+	cr_assert(eq(sz, r->symlink_skips, 2), "symlinks skipped: %zu", r->symlink_skips);
 	cr_assert(note_has(plan, SB_LL_NOTE_SKIPPED, "/private/var/folders"));
 	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "widened"));
 	cr_assert(note_has(plan, SB_LL_NOTE_GAP, "stat"));
