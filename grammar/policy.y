@@ -65,6 +65,7 @@ static void sbx_yyerror(sb_loc *loc, yyscan_t scanner, struct sbx_pctx *ctx, con
 	sbx_target *target;
 	sbx_tvec *tvec;
 	sbx_ack *ack;
+	sbx_hvec *hvec;
 }
 
 %token ALLOW "allow" DENY "deny" DEFAULT "default" NETWORK "network" ON "on" OFF "off"
@@ -79,11 +80,13 @@ static void sbx_yyerror(sb_loc *loc, yyscan_t scanner, struct sbx_pctx *ctx, con
 %type <target> target path
 %type <tvec> targets opt_targets
 %type <ack> opt_ack
+%type <hvec> hosts
 
 %destructor { free($$); } <str>
 %destructor { sbx_target_free($$); } <target>
 %destructor { sbx_tvec_free($$); } <tvec>
 %destructor { sbx_ack_free($$); } <ack>
+%destructor { sbx_hvec_free($$); } <hvec>
 %destructor { (void)$$; } <num>
 
 %%
@@ -97,6 +100,7 @@ stmt
 	: "default" action ";"            { sbx_ctx_default(ctx, (sb_action)$2, @1); }
 	| "network" "on" ";"              { sbx_ctx_network(ctx, true, @1); }
 	| "network" "off" ";"             { sbx_ctx_network(ctx, false, @1); }
+	| "network" action hosts ";"      { sbx_ctx_hosts(ctx, (sb_action)$2, $3, @1); }
 	| "include" STRING ";"            { sbx_ctx_include(ctx, $2, @2); }
 	| "list" VARPATH ";"              { sbx_ctx_list(ctx, $2, @2); }
 	| "preset" STRING ";"             { sbx_ctx_preset(ctx, $2, @2); }
@@ -125,6 +129,11 @@ access
 	| "write"                         { $$ = SBX_ACC_WRITE; }
 	| "stat-only"                     { $$ = SBX_ACC_STAT; }
 	| "exec"                          { $$ = SBX_ACC_EXEC; }
+	;
+
+hosts
+	: STRING                          { $$ = sbx_hvec_add(NULL, $1, @1); }
+	| hosts STRING                    { $$ = sbx_hvec_add($1, $2, @2); }
 	;
 
 opt_targets

@@ -7,11 +7,22 @@ B=${B:-build}
 export B
 cd "$(dirname "$0")/.."
 pass=0 fail=0 skip=0
+# Each suite runs in a session of its own; whatever it leaves running (a
+# server it started and did not stop) is killed when it ends, so no leftover
+# holds the run's output open or a lock a later step needs.
 run_suite() {
 	local name=$1; shift
 	echo "=== $name"
-	"$@"
+	setsid "$@" &
+	local pid=$!
+	wait "$pid"
 	local rc=$?
+	if pgrep -s "$pid" > /dev/null 2>&1; then
+		echo "WARN: suite $name left processes running: $(pgrep -s "$pid" -a | cut -c1-100 | head -3 | tr '\n' ';') (killed)"
+		pkill -TERM -s "$pid" 2> /dev/null
+		sleep 0.5
+		pkill -KILL -s "$pid" 2> /dev/null
+	fi
 	case $rc in
 	0) pass=$((pass + 1)) ;;
 	77) skip=$((skip + 1)); echo "SKIP: suite $name" ;;

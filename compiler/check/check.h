@@ -21,6 +21,11 @@ int sb_check_order(const sbx_policy *p, const sbx_defines *defs, sb_diag *d);
  * [duplicate] [empty] */
 int sb_check_names(const sbx_policy *p, const sbx_defines *defs, sb_diag *d);
 
+/* Host rules: broad allows, an allowlist without any model API, host
+ * rules a later `network on|off` overrides.  Warnings. [host-broad]
+ * [host-model] [dead-rule] */
+int sb_check_hosts(const sbx_policy *p, const sbx_defines *defs, sb_diag *d);
+
 /* All of the above, in that order.  Returns the total error count.  */
 int sb_check_all(const sbx_policy *p, const sbx_defines *defs, sb_diag *d);
 

@@ -65,6 +65,7 @@ int sb_check_all(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	errors += sb_check_sensitive_with(&sh, d);
 	errors += sb_check_wide_with(&sh, d);
 	errors += sb_check_order_with(&sh, d);
+	errors += sb_check_hosts_with(&sh, d);
 	sbx_check_shared_clear(&sh);
 	return errors;
 }

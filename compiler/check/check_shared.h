@@ -26,5 +26,6 @@ int sb_check_names_with(const sbx_check_shared *sh, sb_diag *d);
 int sb_check_sensitive_with(const sbx_check_shared *sh, sb_diag *d);
 int sb_check_wide_with(const sbx_check_shared *sh, sb_diag *d);
 int sb_check_order_with(const sbx_check_shared *sh, sb_diag *d);
+int sb_check_hosts_with(const sbx_check_shared *sh, sb_diag *d);
 
 #endif

@@ -25,6 +25,7 @@ typedef struct explain_opts {
 	const char *op_name;
 	const char *path_arg;
 	const char *vnode_name;
+	const char *host_arg;        /* --host NAME[:PORT] */
 	bool json;
 	bool sample;    /* --sample: the documented sample values, not this machine's */
 	sb_bindings defs;
@@ -34,6 +35,7 @@ static void explain_usage(FILE *f)
 {
 	fputs("usage: sbc explain POLICY.sbx|PROFILE.sb --op OP --path PATH [--vnode TYPE]\n"
 	      "                   [-D NAME=VALUE]... [--sample] [--format=text|json]\n"
+	      "       sbc explain POLICY.sbx|PROFILE.sb --host NAME[:PORT] [--format=text|json]\n"
 	      "\n"
 	      "Decide whether the profile allows OP on PATH under Seatbelt's model and\n"
 	      "name the deciding rule and, for profiles made by sbc, the policy line.\n"
@@ -46,6 +48,9 @@ static void explain_usage(FILE *f)
 	      "--sample binds the documented sample values instead: HOME=" SB_SAMPLE_HOME ",\n"
 	      "WORKSPACE=" SB_SAMPLE_WORKSPACE ", TMPDIR=" SB_SAMPLE_TMPDIR ", lists empty,\n"
 	      "tool presets on.\n"
+	      "--host: decide a connection to NAME (a host name or an IP literal; PORT\n"
+	      "443 when not given) by the profile's host rules, as sbrun's egress proxy\n"
+	      "does; the addresses a name resolves to are checked at launch only.\n"
 	      "\n"
 	      "exit status: 0 allow, 1 deny, 2 unknown, 3 error.\n", f);
 }
@@ -53,12 +58,13 @@ static void explain_usage(FILE *f)
 /* Returns -1 to continue, else an exit status.  */
 static int parse_args(explain_opts *o, int argc, char **argv)
 {
-	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT, OPT_SAMPLE };
+	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT, OPT_HOST, OPT_SAMPLE };
 	static const struct option longopts[] = {
 		{ "sample", no_argument, NULL, OPT_SAMPLE },
 		{ "op", required_argument, NULL, OPT_OP },
 		{ "path", required_argument, NULL, OPT_PATH },
 		{ "vnode", required_argument, NULL, OPT_VNODE },
+		{ "host", required_argument, NULL, OPT_HOST },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -82,6 +88,9 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			break;
 		case OPT_SAMPLE:
 			o->sample = true;
+			break;
+		case OPT_HOST:
+			o->host_arg = optarg;
 			break;
 		case 'D':
 			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
@@ -108,6 +117,13 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 		fprintf(stderr, "sbc explain: error: one input only ('%s')\n", argv[optind]);
 		return SB_EXIT_EXPLAIN_ERROR;
 	}
+	if (o->host_arg && (o->op_name || o->path_arg || o->vnode_name)) {
+		fprintf(stderr, "sbc explain: error: --host asks about a connection: without --op, "
+				"--path or --vnode\n");
+		return SB_EXIT_EXPLAIN_ERROR;
+	}
+	if (o->input && o->host_arg)
+		return -1;
 	if (!o->input || !o->op_name || !o->path_arg) {
 		fprintf(stderr, "sbc explain: error: %s\n",
 			!o->input ? "no policy or profile given" : !o->op_name ? "--op is required" : "--path is required");
@@ -309,11 +325,132 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 	}
 }
 
+/* "NAME", "NAME:PORT", "[V6]:PORT", "V6".  */
+static int parse_host_arg(const char *arg, sb_dest *dst, const char **why)
+{
+	char host[300];
+	int port = 443;
+	const char *colon = strrchr(arg, ':');
+	size_t n = strlen(arg);
+	bool bare_v6 = colon && strchr(arg, ':') != colon && arg[0] != '[';
+	if (colon && !bare_v6 && (arg[0] != '[' || colon[-1] == ']')) {
+		char *end;
+		long v = strtol(colon + 1, &end, 10);
+		if (!colon[1] || *end || v < 1 || v > 65535) {
+			*why = "port must be a number from 1 to 65535";
+			return -1;
+		}
+		port = (int)v;
+		n = (size_t)(colon - arg);
+	}
+	if (n == 0 || n >= sizeof host) {
+		*why = "missing or over-long host";
+		return -1;
+	}
+	memcpy(host, arg, n);
+	host[n] = '\0';
+	return sb_dest_parse(host, port, dst, why);
+}
+
+static void egress_rule_text(const sb_egress *e, long i, char *buf, size_t size)
+{
+	const sb_egress_rule *r = &e->v[i];
+	if (r->all) {
+		snprintf(buf, size, "network %s", r->allow ? "on" : "off");
+		return;
+	}
+	char *t = sb_host_pat_text(&r->pat);
+	snprintf(buf, size, "network %s \"%s\"", r->allow ? "allow" : "deny", t);
+	free(t);
+}
+
+/* sbc explain --host: the egress decision, as the proxy makes it.  */
+static int explain_host(const explain_opts *o)
+{
+	sb_dest dst;
+	const char *why = NULL;
+	if (parse_host_arg(o->host_arg, &dst, &why) < 0) {
+		fprintf(stderr, "sbc explain: error: --host '%s': %s\n", o->host_arg, why);
+		return SB_EXIT_EXPLAIN_ERROR;
+	}
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_diag_set_tool(d, "sbc");
+	sb_diag_auto_colour(d);
+	sb_profile *p = sb_load_profile(o->input, &o->defs, d);
+	int rc = SB_EXIT_EXPLAIN_ERROR;
+	if (!p)
+		goto out;
+	const sb_egress *e = &p->egress;
+	bool allowed = false, internal = false, by_proxy = sb_egress_filtered(e);
+	long i = -1;
+	char rule[400] = "", origin[300] = "";
+	if (by_proxy) {
+		i = sb_egress_decide(e, &dst, &allowed);
+		if (allowed && dst.is_ip) {
+			/* a literal is also checked as an address: internal ranges
+			 * need an IP/CIDR rule */
+			bool ok;
+			long k = sb_egress_check_addr(e, dst.family, dst.addr, dst.port, &ok, &internal);
+			if (!ok) {
+				allowed = false;
+				i = k;
+			}
+		}
+		if (i >= 0) {
+			egress_rule_text(e, i, rule, sizeof rule);
+			snprintf(origin, sizeof origin, "%s", e->v[i].origin ? e->v[i].origin : "");
+		} else {
+			snprintf(rule, sizeof rule, "%s",
+				 internal ? "an internal address no IP/CIDR rule allows"
+					  : "no network rule allows it");
+		}
+	} else {
+		sb_decision nd = sb_decide(p, SB_OP_NETWORK_OUTBOUND, "/", 0);
+		allowed = nd.kind == SB_DEC_ALLOW;
+		snprintf(rule, sizeof rule, "no host rules: the network is %s for every host",
+			 allowed ? "on" : "off");
+		if (nd.rule && nd.rule->src_file)
+			snprintf(origin, sizeof origin, "%s:%d", nd.rule->src_file, nd.rule->src_line);
+	}
+	if (o->json) {
+		fputs("{\"host\":", stdout);
+		sb_json_string(stdout, dst.host);
+		printf(",\"port\":%d,\"decision\":\"%s\",\"by_proxy\":%s,\"rule\":", dst.port,
+		       allowed ? "allow" : "deny", by_proxy ? "true" : "false");
+		sb_json_string(stdout, rule);
+		fputs(",\"origin\":", stdout);
+		if (*origin)
+			sb_json_string(stdout, origin);
+		else
+			fputs("null", stdout);
+		fputs("}\n", stdout);
+	} else {
+		printf("%s: connect %s%s%s:%d\n", allowed ? "allow" : "deny",
+		       dst.is_ip && dst.family == 6 ? "[" : "", dst.host,
+		       dst.is_ip && dst.family == 6 ? "]" : "", dst.port);
+		printf("  decided by: %s%s%s\n", *origin ? origin : "", *origin ? ": " : "", rule);
+		if (by_proxy && allowed && !dst.is_ip)
+			printf("  at launch, each address the name resolves to is checked too: "
+			       "internal ranges need an IP/CIDR rule\n");
+	}
+	rc = allowed ? SB_EXIT_EXPLAIN_ALLOW : SB_EXIT_EXPLAIN_DENY;
+out:
+	sb_diag_flush(d);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	return rc;
+}
+
 int sb_cmd_explain(int argc, char **argv)
 {
 	explain_opts o = { 0 };
 	int rc = parse_args(&o, argc, argv);
 	if (rc >= 0) {
+		sb_bindings_clear(&o.defs);
+		return rc;
+	}
+	if (o.host_arg) {
+		rc = explain_host(&o);
 		sb_bindings_clear(&o.defs);
 		return rc;
 	}

@@ -18,6 +18,10 @@ void sbx_policy_free(sbx_policy *p)
 		free(s->targets);
 		free(s->ack_reason);
 		free(s->name);
+		for (size_t j = 0; j < s->nhosts; j++)
+			sb_host_pat_clear(&s->hosts[j]);
+		free(s->hosts);
+		free(s->host_locs);
 	}
 	free(p->stmts);
 	free(p);
@@ -89,6 +93,16 @@ void sbx_policy_dump(const sbx_policy *p, FILE *out)
 			break;
 		case SBX_STMT_LIST:
 			fprintf(out, "list $%s;\n", s->name);
+			break;
+		case SBX_STMT_HOSTS:
+			fprintf(out, "network %s", s->action == SB_ALLOW ? "allow" : "deny");
+			for (size_t j = 0; j < s->nhosts; j++) {
+				char *t = sb_host_pat_text(&s->hosts[j]);
+				fputc(' ', out);
+				dump_quoted(t, out);
+				free(t);
+			}
+			fputs(";\n", out);
 			break;
 		case SBX_STMT_RULE:
 			fputs(s->action == SB_ALLOW ? "allow" : "deny", out);

@@ -48,7 +48,8 @@ typedef enum {
 	SBX_STMT_DEFAULT,    /* default allow|deny; */
 	SBX_STMT_NETWORK,    /* network on|off; */
 	SBX_STMT_RULE,       /* [allow|deny] ACCESS... [TARGET...] [acknowledge ...]; */
-	SBX_STMT_LIST        /* list $NAME; */
+	SBX_STMT_LIST,       /* list $NAME; */
+	SBX_STMT_HOSTS       /* network allow|deny "HOST"...; */
 } sbx_stmt_kind;
 
 typedef struct sbx_stmt {
@@ -60,6 +61,9 @@ typedef struct sbx_stmt {
 	unsigned acks;       /* SBX_ACK_* acknowledged at this rule */
 	char *ack_reason;    /* the reason string given with `acknowledge` */
 	char *name;          /* LIST: declared name */
+	sb_host_pat *hosts;  /* HOSTS: the patterns, parsed (compiler/ir/egress.h) */
+	sb_loc *host_locs;   /* HOSTS: where each pattern is written */
+	size_t nhosts;
 	sb_loc loc;          /* the statement's first token; loc.file is the
 				name for diagnostics (as given / as resolved) */
 	const char *origin;  /* the file name written into profile comments:

@@ -340,6 +340,67 @@ void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc)
 	new_stmt(c, SBX_STMT_NETWORK, loc)->action = on ? SB_ALLOW : SB_DENY;
 }
 
+sbx_hvec *sbx_hvec_add(sbx_hvec *v, char *text, sb_loc loc)
+{
+	if (!v && !(v = calloc(1, sizeof *v)))
+		abort();
+	char **nv = realloc(v->v, (v->n + 1) * sizeof *nv);
+	sb_loc *nl = nv ? realloc(v->locs, (v->n + 1) * sizeof *nl) : NULL;
+	if (!nl)
+		abort();
+	v->v = nv;
+	v->locs = nl;
+	v->v[v->n] = text;
+	v->locs[v->n++] = loc;
+	return v;
+}
+
+void sbx_hvec_free(sbx_hvec *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		free(v->v[i]);
+	free(v->v);
+	free(v->locs);
+	free(v);
+}
+
+/* `network allow|deny "HOST"...;`: every pattern is checked here, each error
+ * located at its string (column of the offending byte, after the quote).  */
+void sbx_ctx_hosts(sbx_pctx *c, sb_action action, sbx_hvec *hosts, sb_loc loc)
+{
+	sb_host_pat *pats = calloc(hosts->n, sizeof *pats);
+	if (!pats)
+		abort();
+	bool bad = false;
+	for (size_t i = 0; i < hosts->n; i++) {
+		const char *why = NULL;
+		size_t at = 0;
+		if (sb_host_pat_parse(hosts->v[i], &pats[i], &why, &at) == 0)
+			continue;
+		sb_loc l = hosts->locs[i];
+		if (l.line == l.end_line)
+			l.col += 1 + (int)at;
+		sbx_ctx_error(c, &l, "host", "invalid host pattern \"%s\": %s", hosts->v[i], why);
+		bad = true;
+	}
+	if (bad) {
+		for (size_t i = 0; i < hosts->n; i++)
+			sb_host_pat_clear(&pats[i]);
+		free(pats);
+		sbx_hvec_free(hosts);
+		return;
+	}
+	sbx_stmt *s = new_stmt(c, SBX_STMT_HOSTS, loc);
+	s->action = action;
+	s->hosts = pats;
+	s->nhosts = hosts->n;
+	s->host_locs = hosts->locs;
+	hosts->locs = NULL;
+	sbx_hvec_free(hosts);
+}
+
 void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 {
 	struct sbx_shared *sh = c->sh;

@@ -42,6 +42,13 @@ typedef struct sbx_tvec {
 	size_t n;
 } sbx_tvec;
 
+/* The host patterns of one `network allow|deny` statement, as written.  */
+typedef struct sbx_hvec {
+	char **v;
+	sb_loc *locs;
+	size_t n;
+} sbx_hvec;
+
 typedef struct sbx_ack {
 	unsigned kinds;
 	char *reason;
@@ -69,6 +76,9 @@ void sbx_ack_free(sbx_ack *a);
 void sbx_ctx_default(sbx_pctx *c, sb_action action, sb_loc loc);
 void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc);
 void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc);
+sbx_hvec *sbx_hvec_add(sbx_hvec *v, char *text, sb_loc loc);
+void sbx_hvec_free(sbx_hvec *v);
+void sbx_ctx_hosts(sbx_pctx *c, sb_action action, sbx_hvec *hosts, sb_loc loc);
 void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targets,
 		  sbx_ack *ack, sb_loc loc);
 void sbx_ctx_include(sbx_pctx *c, char *file, sb_loc loc);

@@ -256,6 +256,7 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
 	for (size_t i = 0; i < p->nheader; i++)
 		sb_profile_add_header(c, p->header[i]);
+	sb_egress_copy(&c->egress, &p->egress);
 	return c;
 }
 
@@ -285,6 +286,7 @@ void sb_profile_free(sb_profile *p)
 	for (size_t i = 0; i < p->nheader; i++)
 		free(p->header[i]);
 	free(p->header);
+	sb_egress_clear(&p->egress);
 	free(p);
 }
 

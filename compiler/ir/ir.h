@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/common/diag.h"
+#include "compiler/ir/egress.h"
 
 /* ---- operations (versioned table in ops.c, macOS 10.15 hierarchy) ---- */
 typedef enum {
@@ -193,6 +194,10 @@ typedef struct sb_profile {
 	 * policy and the params it needs.  */
 	char **header;
 	size_t nheader;
+	/* Egress by host name (`network allow|deny "HOST"`), in policy order
+	 * with the `network on|off` statements; empty when the policy has no
+	 * host rule.  Read back from the profile's data form (egress.h).  */
+	sb_egress egress;
 } sb_profile;
 
 sb_profile *sb_profile_new(void);

@@ -733,6 +733,46 @@ static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
 	return r;
 }
 
+/* Host rules: the egress list (network on|off and network allow|deny in
+ * policy order) travels as data beside the rules.  Seatbelt cannot decide by
+ * host name, so when host rules decide anything the SBPL denies the network
+ * and allows only the launcher's proxy (docs/egress.md).  */
+#define NOTE_EGRESS                                                            \
+	"sbc: egress by host name: only the launcher's proxy is reachable; it decides by host"
+
+static void lower_egress(lower_ctx *c, const sbx_policy *p)
+{
+	const sbx_stmt *last = NULL;
+	for (size_t i = 0; i < p->nstmts; i++)
+		if (p->stmts[i].kind == SBX_STMT_HOSTS)
+			last = &p->stmts[i];
+	if (!last)
+		return;
+	sb_egress *eg = &c->prof->egress;
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const sbx_stmt *s = &p->stmts[i];
+		if (s->kind != SBX_STMT_NETWORK && s->kind != SBX_STMT_HOSTS)
+			continue;
+		char *origin = xasprintf("%s:%d", s->origin ? s->origin : "policy", s->loc.line);
+		if (s->kind == SBX_STMT_NETWORK)
+			sb_egress_add(eg, s->action == SB_ALLOW, true, NULL, origin);
+		for (size_t j = 0; j < s->nhosts; j++) {
+			sb_host_pat pat = s->hosts[j];
+			if (pat.name)
+				pat.name = xasprintf("%s", pat.name);
+			sb_egress_add(eg, s->action == SB_ALLOW, false, &pat, origin);
+		}
+		free(origin);
+	}
+	if (!sb_egress_filtered(eg))
+		return;
+	add_rule(c, stmt_rule(last, SB_DENY, SB_OP_NETWORK_ALL));
+	sb_rule *r = stmt_rule(last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
+	sb_rule_add_filter(r, sb_filter_opaque("(remote ip (param \"EGRESS_PROXY\"))", last->loc));
+	r->note = NOTE_EGRESS;
+	add_rule(c, r);
+}
+
 static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 {
 	for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++) {
@@ -860,6 +900,7 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			lower_rule(&c, s);
 		note_gate(&c, s->kind == SBX_STMT_RULE ? s->preset : NULL);
 	}
+	lower_egress(&c, p);
 	index_clear(&c.ix);
 	gate_presets(&c);
 	free(c.gate);

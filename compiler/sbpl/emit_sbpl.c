@@ -209,6 +209,31 @@ static void emit_rule(emitter *e, const sb_rule *r)
 	}
 }
 
+/* The egress list as data: a definition Seatbelt evaluates and never uses,
+ * which the SBPL reader turns back into the list (sbpl_read.c).  One entry
+ * a line: ("network" "on"|"off" ORIGIN) or ("allow"|"deny" PATTERN ORIGIN).  */
+static void emit_egress(emitter *e, const sb_egress *eg)
+{
+	emit_comment(e, "egress by host name, decided by the launcher's proxy (docs/egress.md)");
+	fputs("(define " SB_EGRESS_DEFINE " (list\n", e->out);
+	for (size_t i = 0; i < eg->n; i++) {
+		const sb_egress_rule *r = &eg->v[i];
+		fputs("    (list ", e->out);
+		if (r->all) {
+			fprintf(e->out, "\"network\" \"%s\"", r->allow ? "on" : "off");
+		} else {
+			char *t = sb_host_pat_text(&r->pat);
+			fputs(r->allow ? "\"allow\" " : "\"deny\" ", e->out);
+			emit_quoted(e, t, NULL);
+			free(t);
+		}
+		fputc(' ', e->out);
+		emit_quoted(e, r->origin ? r->origin : "", NULL);
+		fputs(")\n", e->out);
+	}
+	fputs("))\n", e->out);
+}
+
 char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 {
 	char *buf = NULL;
@@ -234,6 +259,8 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 	}
 	for (size_t i = 0; i < p->nrules && !e.failed; i++)
 		emit_rule(&e, p->rules[i]);
+	if (p->egress.n && !e.failed)
+		emit_egress(&e, &p->egress);
 	fclose(e.out);
 	if (e.failed) {
 		free(buf);

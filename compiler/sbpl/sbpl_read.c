@@ -306,6 +306,11 @@ static void rule_args(conv *c, sb_rule *r, const sx_node *n, int depth)
 		sb_rule_add_op(r, (sb_op)op, n->text);
 		return;
 	}
+	if (n->kind == SX_OPAQUE) {
+		/* a value the evaluator could not compute */
+		sb_rule_add_filter(r, opaque(n));
+		return;
+	}
 	if (n->kind != SX_LIST) {
 		form_warn(c, n, "sbpl-form", "unexpected %s argument: kept as an opaque filter",
 			  n->kind == SX_STRING ? "string" : n->kind == SX_BOOL ? "boolean" : "number");
@@ -401,8 +406,26 @@ static void add_conditions(const conv *c, sb_rule *r)
 		r->filters[i] = condition_filter(c, r->filters[i], r->filters[i]->loc);
 }
 
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason);
+
+/* A value the evaluator could not compute (sbpl_scheme.h) is kept as the
+ * source text of its expression: fine to decide as "unknown", but not to
+ * emit again, where it would be evaluated out of its context.  */
+static bool holds_uncomputed(const sx_node *n)
+{
+	if (n->kind == SX_OPAQUE)
+		return true;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (holds_uncomputed(n->kids[i]))
+			return true;
+	return false;
+}
+
 static void conv_rule(conv *c, const sx_node *n, sb_action action)
 {
+	if (!(c->flags & SB_READ_CONDITIONALS) && holds_uncomputed(n))
+		add_unmodelled(c, n, "a value in this rule could not be computed (a param nothing binds, or a "
+				     "procedure this reader does not know): it cannot be emitted again");
 	sb_rule *r = sb_rule_new(action, n->loc);
 	for (size_t i = 1; i < n->nkids; i++)
 		rule_args(c, r, n->kids[i], 0);
@@ -456,6 +479,52 @@ static void conv_import(conv *c, const sx_node *n)
 	p->imports = v;
 	v[p->nimports++] = xstrdup(n->kids[1]->text);
 	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
+}
+
+/* (define sbx-egress (list (list "network" "on"|"off" ORIGIN)
+ *                           (list "allow"|"deny" PATTERN ORIGIN) ...)):
+ * the egress list sbc writes (emit_sbpl.c).  */
+static void conv_egress(conv *c, const sx_node *n)
+{
+	const sx_node *l = n->kids[2];
+	if (l->kind != SX_LIST || !l->nkids || !sx_is_symbol(l->kids[0], "list")) {
+		form_error(c, n, "'" SB_EGRESS_DEFINE "' must be a (list ...) of entries%s", NULL);
+		return;
+	}
+	for (size_t i = 1; i < l->nkids; i++) {
+		const sx_node *x = l->kids[i];
+		bool shape = x->kind == SX_LIST && x->nkids == 4 && sx_is_symbol(x->kids[0], "list");
+		for (size_t k = 1; shape && k < 4; k++)
+			shape = x->kids[k]->kind == SX_STRING;
+		if (!shape) {
+			form_error(c, x, "an egress entry is (list ACTION PATTERN ORIGIN) with three "
+					 "strings%s", NULL);
+			continue;
+		}
+		const char *a = x->kids[1]->text, *v = x->kids[2]->text, *o = x->kids[3]->text;
+		const char *origin = *o ? o : NULL;
+		if (!strcmp(a, "network") && (!strcmp(v, "on") || !strcmp(v, "off"))) {
+			sb_egress_add(&c->p->egress, !strcmp(v, "on"), true, NULL,
+				      origin);
+			continue;
+		}
+		if (strcmp(a, "allow") && strcmp(a, "deny")) {
+			form_error(c, x, "an egress entry's action is \"allow\", \"deny\" or "
+					 "\"network\"%s", NULL);
+			continue;
+		}
+		sb_host_pat pat;
+		const char *why;
+		size_t at;
+		if (sb_host_pat_parse(v, &pat, &why, &at) < 0) {
+			char msg[300];
+			snprintf(msg, sizeof msg, ": %s", why);
+			form_error(c, x->kids[2], "invalid host pattern in the egress list%s", msg);
+			continue;
+		}
+		sb_egress_add(&c->p->egress, !strcmp(a, "allow"), false, &pat,
+			      origin);
+	}
 }
 
 static void conv_form(conv *c, const sx_node *n);
@@ -578,6 +647,14 @@ sb_profile *sb_sbpl_read_bound(const char *file, const char *text, size_t len, s
 	collect_header(&c);
 	for (size_t i = 0; i < sbs_nforms(prog); i++)
 		conv_form(&c, sbs_form(prog, i));
+	/* the egress list is literal data at top level: read from the document
+	 * itself (the evaluator binds it and hands back nothing) */
+	for (size_t i = 0; i < doc->nforms; i++) {
+		const sx_node *n = doc->forms[i];
+		if (sx_is_symbol(n->nkids ? n->kids[0] : NULL, "define") && n->nkids == 3 &&
+		    sx_is_symbol(n->kids[1], SB_EGRESS_DEFINE))
+			conv_egress(&c, n);
+	}
 	if (!c.p->version && !c.errors) {
 		sb_loc at = doc->nforms ? doc->forms[0]->loc : (sb_loc){ doc->file, 1, 1, 1, 1 };
 		sb_diag_report(d, SB_SEV_ERROR, &at, "sbpl-form", "no version specified: add (version 1)");

@@ -38,7 +38,8 @@ typedef struct prim {
 
 struct value {
 	vkind kind;
-	long long num;           /* NUM; BOOL: 0 or 1 */
+	long long num;           /* NUM; BOOL: 0 or 1; SYM: 1 for a name evaluated
+				    but defined nowhere (not a quoted symbol) */
 	const char *text;        /* STR: the value, NULL while a param is unbound; SYM: name */
 	size_t len;
 	const sx_node *src;      /* STR, NUM, BOOL, SYM: the literal it was read from */
@@ -89,8 +90,8 @@ struct ev {
 	const sb_bindings *params;
 	jmp_buf fail;
 	block *blocks;
-	size_t bytes;
-	size_t steps;
+	size_t bytes, max_bytes;
+	size_t steps, max_steps;
 	int depth;
 	const sx_node *at;       /* the form being evaluated, for errors */
 	sb_strmap *globals;      /* name -> value* */
@@ -129,9 +130,9 @@ static void *ev_alloc(ev *e, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
 	e->bytes += n;
-	if (e->bytes > SBS_MAX_BYTES)
-		fail(e, NULL, "evaluating the profile needs more than %d MiB: is a procedure building "
-			      "strings or lists without end?", SBS_MAX_BYTES >> 20);
+	if (e->bytes > e->max_bytes)
+		fail(e, NULL, "evaluating the profile needs more than %zu MiB: is a procedure building "
+			      "strings or lists without end?", e->max_bytes >> 20);
 	block *b = e->blocks;
 	if (!b || b->used + n > b->cap) {
 		size_t cap = n > 65536 ? n : 65536;
@@ -157,9 +158,9 @@ static char *ev_strndup(ev *e, const char *s, size_t n)
 
 static void step(ev *e, const sx_node *at)
 {
-	if (++e->steps > SBS_MAX_STEPS)
-		fail(e, at, "evaluating the profile takes more than %d steps: is there a loop "
-			    "without end?", SBS_MAX_STEPS);
+	if (++e->steps > e->max_steps)
+		fail(e, at, "evaluating the profile takes more than %zu steps: is there a loop "
+			    "without end?", e->max_steps);
 }
 
 /* ---- values ---- */
@@ -212,24 +213,26 @@ static value *v_pair(ev *e, value *car, value *cdr)
 	return v;
 }
 
+static bool seatbelt_defines(const char *name);
+
+/* A name nobody defines is either a Seatbelt variable this reader does
+ * not know (REGULAR-FILE, self, SYS_read: fine as filter arguments) or
+ * a mistake: either way nothing can compute with it.  */
 static bool is_unknown(const value *v)
 {
-	return v->kind == V_UNKNOWN || v->kind == V_FORM || (v->kind == V_STR && !v->text);
+	return v->kind == V_UNKNOWN || v->kind == V_FORM || (v->kind == V_STR && !v->text) ||
+	       (v->kind == V_SYM && v->num && !seatbelt_defines(v->text));
 }
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
-static bool seatbelt_defines(const char *name);
-
 /* Seatbelt's truth: only #f is false.  An unbound param may be #f there,
  * a form of an unknown procedure may be anything, and so may a name
- * nobody defines (a variable of Seatbelt's this reader does not know).  */
+ * nobody defines.  */
 static tri truth(const value *v)
 {
 	if (v->kind == V_BOOL)
 		return v->num ? T_TRUE : T_FALSE;
-	if (v->kind == V_SYM && !seatbelt_defines(v->text))
-		return T_UNKNOWN;
 	return is_unknown(v) ? T_UNKNOWN : T_TRUE;
 }
 
@@ -351,8 +354,18 @@ static const sx_node *residual(ev *e, const value *v, sb_loc loc)
 	case V_PRIM:
 		return node_symbol(e, v->prim->name, loc);
 	case V_FORM:
-	case V_UNKNOWN:
 		return v->expr;
+	case V_UNKNOWN: {
+		/* opaque for the rule mapper, which must not read the
+		 * unevaluated source as rules or filters */
+		if (v->expr->kind == SX_SYMBOL)
+			return v->expr;
+		sx_node *n = node_new(e, SX_OPAQUE, v->expr->loc);
+		char *text = sx_print(v->expr);
+		n->text = ev_strndup(e, text, strlen(text));
+		free(text);
+		return n;
+	}
 	}
 	return node_symbol(e, "#<unspecified>", loc);
 }
@@ -639,7 +652,8 @@ static value *make_proc(ev *e, const char *name, const sx_node *params, size_t f
 	if (params->kind != SX_LIST)
 		fail(e, params, "parameters must be a list of names");
 	size_t n = params->nkids > from ? params->nkids - from : 0;
-	const sx_node *const *v = (const sx_node *const *)params->kids + from;
+	/* (lambda () ...) has no kids array: no pointer arithmetic on NULL */
+	const sx_node *const *v = n ? (const sx_node *const *)params->kids + from : NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->kind != SX_SYMBOL)
 			fail(e, v[i], "a parameter must be a name");
@@ -711,6 +725,8 @@ static value *datum(ev *e, const sx_node *x)
 	}
 	case SX_BOOL:
 		return v_bool(e, x->num);
+	case SX_OPAQUE:
+		return v_unknown(e, x);
 	}
 	return &e->unspec;
 }
@@ -893,10 +909,29 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 		warn_unknown_procedure(e, f->text, call);
 		sx_node *r = node_list(e, call->loc, n + 1);
 		r->kids[0] = (sx_node *)residual(e, f, call->kids[0]->loc);
+		/* Only a path filter keeps the (param "NAME") spelling of a
+		 * bound string (for the binder and the -D list of a re-emitted
+		 * profile); any other filter gets the value: the writer emits
+		 * #"..." of a regex's value, and an opaque filter's params
+		 * would not be passed to sandbox-exec (emit_sbpl.c, run.c). */
+		static const char *const path_heads[] = { "literal", "path", "prefix", "path-prefix", "subpath" };
+		bool spelled = false;
+		for (size_t i = 0; i < sizeof path_heads / sizeof *path_heads; i++)
+			spelled |= !strcmp(f->text, path_heads[i]);
+		size_t hl = strlen(f->text);
+		bool regex = hl >= 5 && !strcmp(f->text + hl - 5, "regex");
 		size_t k = 1;
-		for (size_t i = 0; i < n; i++)
-			if (args[i]->kind != V_UNSPEC)
+		for (size_t i = 0; i < n; i++) {
+			if (args[i]->kind == V_UNSPEC)
+				continue;
+			if (!spelled && args[i]->kind == V_STR && args[i]->text && args[i]->expr) {
+				sx_node *lit = node_string(e, args[i]->text, args[i]->len, arg_loc(call, i));
+				lit->raw = regex;
+				r->kids[k++] = lit;
+			} else {
 				r->kids[k++] = (sx_node *)residual(e, args[i], arg_loc(call, i));
+			}
+		}
 		r->nkids = k;
 		value *v = v_new(e, V_FORM);
 		v->expr = r;
@@ -928,8 +963,11 @@ static value *eval(ev *e, const sx_node *x, env *en)
 		}
 		value *v = v_sym(e, x->text);
 		v->src = x;
+		v->num = 1;
 		return v;
 	}
+	case SX_OPAQUE:
+		return v_unknown(e, x);
 	case SX_LIST:
 		break;
 	}
@@ -988,8 +1026,13 @@ static value *p_param(ev *e, const sx_node *call, value **a, size_t n)
 	const char *head = sx_head(call) ? sx_head(call) : "param";
 	if (n != 1 || (a[0]->kind != V_STR && !is_unknown(a[0])))
 		fail(e, call, "(%s) needs exactly one string: the param name", head);
-	if (!a[0]->text)
+	if (!a[0]->text || a[0]->kind != V_STR) {
+		if (a[0]->kind == V_SYM)
+			sb_diag_report(e->d, SB_SEV_WARNING, &call->loc, "sbpl-unknown",
+				       "'%s' is not defined in this profile: the param it names is unknown",
+				       a[0]->text);
 		return v_unknown(e, call);
+	}
 	const sx_node *spelling = call;
 	if (call->nkids != 2 || call->kids[1]->kind != SX_STRING) {
 		sx_node *s = node_list(e, call->loc, 2);
@@ -1462,6 +1505,9 @@ sbs_program *sbs_run(const sx_doc *doc, const sb_bindings *params, sb_diag *d)
 	sbs_program *p = xcalloc(1, sizeof *p);
 	e->d = d;
 	e->params = params;
+	/* a long flat profile is no runaway program: budgets grow with it */
+	e->max_steps = SBS_MAX_STEPS + SBS_STEPS_PER_BYTE * doc->len;
+	e->max_bytes = SBS_MAX_BYTES + SBS_BYTES_PER_BYTE * doc->len;
 	e->globals = sb_strmap_new();
 	e->warned = sb_strmap_new();
 	e->unspec.kind = V_UNSPEC;

@@ -52,8 +52,10 @@
 
 enum {
 	SBS_MAX_DEPTH = 400,            /* nested evaluations */
-	SBS_MAX_STEPS = 2000000,        /* evaluation steps */
-	SBS_MAX_BYTES = 64 << 20,       /* bytes of values and residual forms */
+	SBS_MAX_STEPS = 2000000,        /* evaluation steps, plus ... */
+	SBS_STEPS_PER_BYTE = 16,        /* ... this many per byte of input */
+	SBS_MAX_BYTES = 64 << 20,       /* bytes of values and residual forms, plus ... */
+	SBS_BYTES_PER_BYTE = 64,        /* ... this many per byte of input */
 };
 
 typedef struct sbs_program sbs_program;

@@ -612,6 +612,7 @@ static void print_node(FILE *f, const sx_node *n)
 		break;
 	case SX_SYMBOL:
 	case SX_NUMBER:
+	case SX_OPAQUE:
 		fputs(n->text, f);
 		break;
 	case SX_STRING:

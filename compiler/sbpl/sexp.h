@@ -21,12 +21,15 @@
 #include <stddef.h>
 #include "compiler/common/diag.h"
 
-typedef enum { SX_LIST, SX_SYMBOL, SX_STRING, SX_NUMBER, SX_BOOL } sx_kind;
+/* SX_OPAQUE is never read: the evaluator (sbpl_scheme.h) puts it where a
+ * value could not be computed; `text` is the source of the expression.  */
+typedef enum { SX_LIST, SX_SYMBOL, SX_STRING, SX_NUMBER, SX_BOOL, SX_OPAQUE } sx_kind;
 
 typedef struct sx_node {
 	sx_kind kind;
 	char *text;               /* SYMBOL: folded name; STRING: decoded value;
-				     NUMBER: the spelling; NULL for LIST/BOOL */
+				     NUMBER: the spelling; OPAQUE: the source;
+				     NULL for LIST/BOOL */
 	size_t len;               /* STRING: byte length of text */
 	bool raw;                 /* STRING written as #"..." */
 	long long num;            /* NUMBER value; BOOL: 1 for #t */

@@ -17,6 +17,7 @@
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
+#include "runtime/common/proxy.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "compiler/driver/sbpl_load.h"
 #include "runtime/cli/selftest.h"
@@ -377,6 +378,9 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	if (rc)
 		return rc;
 	add_tools_env(prep, &env);
+	bool egress = sb_egress_filtered(&prof->egress);
+	if (egress)
+		sb_proxy_env(&env, "http://" SB_PROXY_HOST ":" SB_PROXY_PORT_TEXT);
 	sb_launch_in in = {
 		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
 		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
@@ -421,7 +425,17 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	free(policy);
 	free(self);
 
-	if (plat == SB_PLAT_MACOS) {
+	if (plat == SB_PLAT_MACOS && egress) {
+		/* the profile allows only the proxy; the macOS launcher does not
+		 * run one yet: refuse rather than run with every host unreachable
+		 * or, worse, reachable */
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "egress",
+			       "host rules (network allow|deny \"HOST\") are enforced on Linux only "
+			       "so far; refusing to run");
+		sb_diag_note(d, NULL, "use 'network on;' or 'network off;' without host rules on "
+				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
+		rc = SB_REFUSED;
+	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
@@ -429,10 +443,12 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		rc = SB_REFUSED;
 	} else {
 		sb_ll_plan *plan = NULL;
-		rc = sb_ll_plan_build(l.bound, lo, &plan, d);
+		sb_linux_opts lopts = *lo;
+		lopts.egress = egress ? &l.bound->egress : NULL;
+		rc = sb_ll_plan_build(l.bound, &lopts, &plan, d);
 		if (rc == 0 && plan) {
 			fflush(NULL);
-			rc = sb_linux_exec(plan, lo, l.exec_path, l.argv, l.envp, d);
+			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);
 		}
 		if (plan)
 			sb_ll_plan_free(plan);

@@ -157,7 +157,8 @@ const char *sb_ll_abi_losses(int abi)
 		       "to and abstract sockets of processes outside, and pathname UNIX sockets "
 		       "are not restricted";
 	if (abi < 3)
-		return "truncation closed by seccomp, not Landlock (truncate(2) refused); no TCP "
+		return "truncation closed by seccomp, not Landlock (truncate(2) refused, O_TRUNC "
+		       "refused unless opened for writing); no TCP "
 		       "port rules; device ioctls, signals to and abstract sockets of processes "
 		       "outside, and pathname UNIX sockets are not restricted";
 	if (abi < 4)

@@ -208,6 +208,9 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	}
 	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
 	int rfd = -1, rc;
+	/* namespaces first: the ruleset and filters are made in the child */
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, d)) != 0)
+		return rc;
 	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
 		return rc;
 	if (cloexec_inherited() < 0) {
@@ -227,7 +230,9 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		rc = fail(d, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
 		goto out;
 	}
-	bool unix_block = sb_ll_plan_unix_block(plan) && ai.abi < 9;
+	/* behind the egress proxy, a pathname UNIX socket could reach a daemon
+	 * (or a proxy) outside the network namespace: refused at every ABI */
+	bool unix_block = (sb_ll_plan_unix_block(plan) && ai.abi < 9) || o->egress;
 	if (sb_seccomp_install(unix_block, sb_ll_plan_net_block(plan)) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;

@@ -96,6 +96,7 @@ struct sb_ll_plan {
 	int plan_abi;               /* ABI the masks are shown for */
 	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */
 	bool net_block;             /* seccomp: every socket() refused (network denied) */
+	bool egress;                /* host rules: netns + egress proxy (egress.c) */
 	size_t unenforceable;
 	double plan_ms;
 	char *home;
@@ -108,10 +109,19 @@ struct sb_profile;
 void sb_ll_scan_other_ops(const struct sb_profile *orig, sb_ll_plan *plan,
 			  const struct sb_linux_opts *o);
 
+#define SB_LL_PROXY_ADDR "127.0.0.1:3128"   /* runtime/common/proxy.h */
+
 /* Accessors for the launcher.  */
 const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan);
 bool sb_ll_plan_unix_block(const sb_ll_plan *plan);
 bool sb_ll_plan_net_block(const sb_ll_plan *plan);
+
+/* egress.c: fork; the parent serves the egress proxy until the child ends
+ * and exits as it did (never returns); the child returns SB_OK inside its
+ * new network namespace, or SB_REFUSED after reporting why not.  */
+struct sb_diag;
+struct sb_egress;
+int sb_ll_egress_enter(const struct sb_egress *eg, struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);

@@ -72,6 +72,17 @@ static void note_signal_deny(sb_ll_plan *plan, const sb_linux_opts *o, const cha
 
 void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_linux_opts *o)
 {
+	/* Host rules: the network is confined by a namespace and the proxy,
+	 * not by refusing sockets (runtime/linux/egress.c).  */
+	bool egress = sb_egress_filtered(&orig->egress);
+	if (egress) {
+		plan->egress = true;
+		plan->unix_block = true;
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "egress by host name: network namespace with loopback only, the "
+				 "egress proxy at " SB_LL_PROXY_ADDR " decides each connection by host; "
+				 "socket(AF_UNIX) refused (seccomp), socketpair() stays allowed");
+	}
 	for (size_t i = 0; i < orig->nrules; i++) {
 		const sb_rule *r = orig->rules[i];
 		if (r->action != SB_DENY)
@@ -92,6 +103,9 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 					 "not restricted by Landlock: %s", gaps);
 		for (size_t k = 0; k < r->nops; k++) {
 			sb_op op = r->ops[k];
+			if (egress && (op == SB_OP_NETWORK_ALL || op == SB_OP_NETWORK_OUTBOUND ||
+				       op == SB_OP_NETWORK_BIND || op == SB_OP_NETWORK_INBOUND))
+				break;
 			if (op == SB_OP_NETWORK_ALL || op == SB_OP_NETWORK_OUTBOUND ||
 			    op == SB_OP_NETWORK_BIND || op == SB_OP_NETWORK_INBOUND) {
 				bool paths = r->nfilters > 0;
@@ -136,7 +150,7 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 	}
 	/* (deny default) with no network allow: the same seccomp refusal.  */
 	sb_decision d = sb_decide(orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
-	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
+	if (!egress && d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
 		plan->net_block = true;
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, d.rule ? rule_file(d.rule) : NULL,
 				 d.rule ? rule_line(d.rule) : 0,
@@ -186,7 +200,10 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,
 			sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
 	}
-	if (plan->net_block)
+	if (plan->egress)
+		fprintf(out, "netns loopback only; egress proxy " SB_LL_PROXY_ADDR
+			" (host rules); seccomp socket(AF_UNIX) -> EPERM\n");
+	else if (plan->net_block)
 		fprintf(out, "seccomp socket(any family) -> EPERM (network denied)\n");
 	else if (plan->unix_block)
 		fprintf(out, "seccomp socket(AF_UNIX) -> EPERM%s\n",
