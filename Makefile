@@ -87,7 +87,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers
+.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -191,6 +191,10 @@ test: deps
 
 check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit check-layers
 	$(Q)B=$(B) tests/run-all.sh
+
+# Debian 12's stock kernel (Landlock ABI 2) under QEMU: tests/suite-kernel-debian12.sh
+test-kernels: all $(TEST_BINS) $(HELPERS)
+	$(Q)B=$(B) bash tests/suite-kernel-debian12.sh
 
 unit: $(B)/tests/unit
 	$(Q)$(B)/tests/unit

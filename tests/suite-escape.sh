@@ -22,7 +22,7 @@ SBRUN=$B/bin/sbrun
 PROFILE=$B/gen/omp.sb
 PROBE=$B/test-bin/escape_probe
 LIB=$ROOT/tests/escape/lib.sh
-ONLY=${ESCAPE_ONLY:-}          # run only techniques whose file name matches
+ONLY=${ESCAPE_ONLY:-}          # run only techniques whose file name matches (a regex)
 # ESCAPE_ABI=N emulates Landlock ABI N (the test build's SB_TEST_LL_ABI knob);
 # ESCAPE_IDS="root" limits the identities (default: root user)
 IDS=${ESCAPE_IDS:-root user}
@@ -257,7 +257,7 @@ for ID in $IDS; do
 	fi
 	HOMEDIR=/home/$ID-esc
 	for TEST in "$ROOT"/tests/escape/[0-9]*.sh; do
-		[ -n "$ONLY" ] && [[ $(basename "$TEST") != *$ONLY* ]] && continue
+		[ -n "$ONLY" ] && [[ ! $(basename "$TEST") =~ $ONLY ]] && continue
 		run_technique
 	done
 done

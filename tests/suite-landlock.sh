@@ -177,6 +177,15 @@ expect_rc "unenforceable deny refused" 78 "not-enforceable" \
 expect_rc "unenforceable deny runs when opted in" 0 "" \
 	"$LLRUN" -p "$ROOT/tests/landlock/unanchored.llspec" --allow-unenforceable -- "$PROBE" stat /
 
+S=("$LLRUN" -p "$ROOT/tests/landlock/signal-deny.llspec")
+expect_rc "signal deny below ABI 6 refused as not enforceable" 78 "below Landlock ABI 6" \
+	"${S[@]}" --clamp-abi 5 -- "$PROBE" stat /
+expect_rc "signal deny below ABI 6 runs when opted in" 0 "" \
+	"${S[@]}" --clamp-abi 5 --allow-unenforceable -- "$PROBE" stat /
+if [ "$("$LLRUN" --doctor | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')" -ge 6 ]; then
+	expect_rc "signal deny at ABI 6 runs (scope)" 0 "" "${S[@]}" --clamp-abi 6 -- "$PROBE" stat /
+fi
+
 # ---- seccomp ----
 U=("$LLRUN" -p "$ROOT/tests/landlock/unix-deny.llspec")
 got=$("${U[@]}" -- "$PROBE" socket_unix x 2>/dev/null)

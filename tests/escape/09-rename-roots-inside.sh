@@ -7,7 +7,16 @@ inside() {
 	deny "$PROBE" rename "$HOME/notes.txt" "$HOME/.omp/notes.txt"
 	deny cat "$HOME/proj/ssh/id_rsa"
 	deny cat "$HOME/.omp/notes.txt"
-	control "$PROBE" rename "$HOME/proj/readme.txt" "$HOME/.omp/moved.txt"
+	if [ "${SBX_ESC_ABI:-7}" -ge 2 ]; then
+		control "$PROBE" rename "$HOME/proj/readme.txt" "$HOME/.omp/moved.txt"
+	else
+		# Landlock ABI 1 has no REFER: every cross-directory rename fails
+		# with EXDEV (docs/limitations.md L11); a rename within the
+		# workspace is the control
+		"$PROBE" rename "$HOME/proj/readme.txt" "$HOME/.omp/moved.txt" | grep -q 'errno 18)' ||
+			echo "CONTROL-FAIL: cross-directory rename at ABI 1 is not EXDEV"
+		control "$PROBE" rename "$HOME/proj/readme.txt" "$HOME/proj/moved.txt"
+	fi
 }
 verify() {
 	[ -d "$H/proj" ] && [ -d "$H/.omp" ] && [ -f "$H/.ssh/id_rsa" ] && [ -f "$H/notes.txt" ]
