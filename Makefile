@@ -132,8 +132,13 @@ $(B)/bin/embed: tools/embed.c
 $(B)/gen/omp.sb: examples/omp.sbx $(wildcard examples/tools/*.sbx) $(B)/bin/sbc
 	@mkdir -p $(@D)
 	$(Q)$(B)/bin/sbc -o $@ $<
-$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/bin/embed
-	$(Q)$(B)/bin/embed sb_default_profile $< > $@
+$(B)/gen/omp-allowlist.sb: examples/omp-allowlist.sbx $(B)/gen/omp.sb $(B)/bin/sbc
+	@mkdir -p $(@D)
+	$(Q)$(B)/bin/sbc -o $@ $<
+# the default profile and the allowlist variant (OMP_SANDBOX_NETWORK=allowlist)
+$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/gen/omp-allowlist.sb $(B)/bin/embed
+	$(Q){ $(B)/bin/embed sb_default_profile $(B)/gen/omp.sb && \
+	      $(B)/bin/embed sb_allowlist_profile $(B)/gen/omp-allowlist.sb | grep -v '^#include'; } > $@.tmp && mv $@.tmp $@
 $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

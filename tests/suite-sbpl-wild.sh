@@ -139,6 +139,20 @@ else
 	fail "common.sb without params: exits $rc1 $rc2: $(head -3 "$tmp/err")"
 fi
 
+# The JSON form names the definition and the call too.
+if command -v python3 >/dev/null; then
+	out=$("$SBC" explain "$tmp/renderer.sb" --op read --path /Users/alice/Library/Fonts/Inter.ttf "${PARAMS[@]}" -D OS_VERSION=1402 --format=json 2>/dev/null)
+	call=$(line_in renderer renderer:42)
+	if python3 -c 'import json,sys; d=json.loads(sys.argv[1]); r=d["rule"]
+assert d["decision"]=="allow" and r["at"]["line"]==55 and r["call"]["name"]=="allow-font-access" and r["call"]["at"]["line"]==int(sys.argv[2]), d' "$out" "$call"; then
+		pass "explain --format=json gives the definition line and the call (name, line)"
+	else
+		fail "explain json call: $out"
+	fi
+else
+	echo "SKIP: python3 missing: the JSON form is not checked"
+fi
+
 # ---- unknown procedures: located warnings, unknown answers ----
 out=$("$SBC" explain "$tmp/gpu.sb" --op read --path /Library/Video/Plug-Ins/x "${PARAMS[@]}" -D OS_VERSION=1402 2>"$tmp/err")
 l138=$(line_in gpu gpu:138)

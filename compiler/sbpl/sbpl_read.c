@@ -478,6 +478,10 @@ static void conv_import(conv *c, const sx_node *n)
 	char **v = xrealloc(p->imports, (p->nimports + 1) * sizeof *v);
 	p->imports = v;
 	v[p->nimports++] = xstrdup(n->kids[1]->text);
+	form_warn(c, n, "sbpl-import",
+		  "\"%s\" is imported but not read (a system profile is not on this machine, and "
+		  "imports are not followed): every decision on this profile answers unknown",
+		  n->kids[1]->text);
 	add_unmodelled(c, n, "imported profile is not read: its rules may decide any query");
 }
 

@@ -10,6 +10,8 @@
 
 extern const char sb_default_profile[];
 extern const size_t sb_default_profile_len;
+extern const char sb_allowlist_profile[];
+extern const size_t sb_allowlist_profile_len;
 extern char **environ;
 
 static void usage(FILE *out)
@@ -20,6 +22,7 @@ static void usage(FILE *out)
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
 	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_TOOLS, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
+	      "  OMP_SANDBOX_NETWORK=open|off|allowlist, OMP_SANDBOX_ALLOW_HOSTS=host,host:port,\n"
 	      "  OMP_SANDBOX_SKIP_HOME_VERIFY, OMP_SANDBOX_CONFIRM_WIDE,\n"
 	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ\n"
 	      "  (flags are on only when exactly \"1\").  --help and --version go to omp.\n"
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
 		.profile_name = "omp.sb (embedded)",
 		.profile_text = sb_default_profile,
 		.profile_len = sb_default_profile_len,
+		.allowlist_text = sb_allowlist_profile,
+		.allowlist_len = sb_allowlist_profile_len,
 		.omp_mode = true,
 		.command = "omp",
 		.args = argv + 1,

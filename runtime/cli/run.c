@@ -17,6 +17,7 @@
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
+#include "runtime/common/netmode.h"
 #include "runtime/common/proxy.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "compiler/driver/sbpl_load.h"
@@ -350,7 +351,8 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 /* The profile to apply: embedded text, a compiled profile (.sb), or a
  * policy (.sbx) compiled in memory by the driver with sbc's checks: an
  * error in the policy refuses the launch.  */
-static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_diag *d)
+static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_net_mode nm,
+				sb_diag *d)
 {
 	if (cfg->profile_path && !cfg->profile_text && is_policy_name(cfg->profile_path)) {
 		/* -D binds the policy's $NAME params at compile time, as sbc -D */
@@ -361,7 +363,13 @@ static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_d
 	 * profile decides on them is expanded before it is re-emitted. */
 	sb_bindings params = { 0 };
 	sb_launch_bindings(prep, cfg->user, &params);
-	sb_profile *prof = cfg->profile_text
+	/* omp-sandboxed: OMP_SANDBOX_NETWORK=allowlist selects the embedded
+	 * allowlist variant (examples/omp-allowlist.sbx) */
+	bool allowlist = nm == SB_NET_ALLOWLIST && cfg->allowlist_text;
+	sb_profile *prof = allowlist ? sb_sbpl_read_bound("omp-allowlist.sb (embedded)",
+							  cfg->allowlist_text, cfg->allowlist_len,
+							  d, 0, &params)
+			   : cfg->profile_text
 				   ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
 							cfg->profile_len, d, 0, &params)
 				   : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
@@ -522,9 +530,17 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
+	sb_net_mode nm = SB_NET_OPEN;
+	if (!rc)
+		rc = sb_net_mode_parse(sb_env_get(cfg->envp, "OMP_SANDBOX_NETWORK"), &nm, d);
 	if (!rc) {
-		prof = load_profile(cfg, &prep, d);
-		if (!prof) {
+		prof = load_profile(cfg, &prep, nm, d);
+		if (prof && sb_net_mode_apply(prof, nm, sb_env_get(cfg->envp, "OMP_SANDBOX_ALLOW_HOSTS"),
+					      d) != 0) {
+			sb_profile_free(prof);
+			prof = NULL;
+			rc = SB_REFUSED;
+		} else if (!prof) {
 			if (cfg->profile_path && is_policy_name(cfg->profile_path))
 				sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 					       "cannot use the policy %s; nothing was run",

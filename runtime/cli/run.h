@@ -30,6 +30,9 @@ typedef struct sb_run_cfg {
 	const char *profile_path;      /* the profile on disk, or NULL (embedded) */
 	const char *profile_text;      /* NULL: read profile_path */
 	size_t profile_len;
+	const char *allowlist_text;    /* omp-sandboxed: the profile for
+					  OMP_SANDBOX_NETWORK=allowlist, or NULL */
+	size_t allowlist_len;
 	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
 	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */

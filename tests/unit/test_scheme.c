@@ -198,6 +198,16 @@ Test(scheme, unknown_procedures_are_located_and_unknown)
 	cr_expect(strstr(msgs, "s.sb:2:1: warning: 'frobnicate' is neither defined") != NULL, "%s", msgs);
 	cr_expect(strstr(msgs, "s.sb:3:18: warning: 'home-thing' is neither defined") != NULL, "%s", msgs);
 	cr_expect(strstr(msgs, "global-name") == NULL);
+	free(msgs);
+	sb_profile_free(p);
+	p = rd("(version 1)(allow default)\n(import \"bsd.sb\")\n", NULL, &msgs);
+	cr_assert_not_null(p, "%s", msgs);
+	cr_expect(strstr(msgs, "s.sb:2:1: warning: \"bsd.sb\" is imported but not read") != NULL, "%s", msgs);
+	cr_expect(eq(int, sb_decide(p, SB_OP_FILE_READ_DATA, "/z", 0).kind, SB_DEC_UNKNOWN));
+	free(msgs);
+	sb_profile_free(p);
+	p = rd("(version 1)(allow default)\n(frobnicate \"x\")\n"
+	       "(deny file-read* (home-thing \"/y\"))\n", NULL, &msgs);
 	sb_decision d = sb_decide(p, SB_OP_FILE_WRITE_DATA, "/z", 0);
 	cr_expect(eq(int, d.kind, SB_DEC_UNKNOWN));
 	cr_expect(eq(int, d.unknown_loc.line, 2));
