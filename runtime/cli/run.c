@@ -20,6 +20,7 @@
 #include "runtime/common/netmode.h"
 #include "runtime/common/proxy.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "runtime/cli/run_trace.h"
 #include "compiler/driver/sbpl_load.h"
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
@@ -430,8 +431,16 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	char *policy = policy_beside(prof, cfg->profile_path);
 	const char *files[] = { self, cfg->profile_path, policy };
 	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
-	free(policy);
 	free(self);
+	bool traced = cfg->trace || cfg->learn_file;
+	if (traced && !policy && cfg->profile_path && !cfg->profile_text &&
+	    is_policy_name(cfg->profile_path))
+		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
+	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
+		free(policy);
+		sb_launch_free(&l);
+		return rc;
+	}
 
 	if (plat == SB_PLAT_MACOS && egress) {
 		/* the profile allows only the proxy; the macOS launcher does not
@@ -443,6 +452,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_diag_note(d, NULL, "use 'network on;' or 'network off;' without host rules on "
 				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
 		rc = SB_REFUSED;
+	} else if (plat == SB_PLAT_MACOS && traced) {
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
@@ -454,15 +465,20 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_linux_opts lopts = *lo;
 		lopts.egress = egress ? &l.bound->egress : NULL;
 		rc = sb_ll_plan_build(l.bound, &lopts, &plan, d);
-		if (rc == 0 && plan) {
+		if (rc == 0 && plan && traced) {
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, d);
+		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);
+			if (!rc)
+				rc = SB_REFUSED;
+		} else if (!rc) {
+			rc = SB_REFUSED;
 		}
 		if (plan)
 			sb_ll_plan_free(plan);
-		if (!rc)
-			rc = SB_REFUSED;
 	}
+	free(policy);
 	sb_launch_free(&l);
 	return rc;
 }
@@ -611,9 +627,23 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	return rc;
 }
 
+/* OMP_SANDBOX_TRACE=1 traces to stderr, any other value but "" and "0"
+ * names the trace file; OMP_SANDBOX_TRACE_FORMAT=json.  Options win.  */
+static void trace_from_env(sb_run_cfg *c)
+{
+	const char *v = sb_env_get(c->envp, "OMP_SANDBOX_TRACE");
+	if (!c->trace && v && *v && strcmp(v, "0") != 0) {
+		c->trace = true;
+		c->trace_file = strcmp(v, "1") == 0 ? NULL : v;
+	}
+	const char *f = sb_env_get(c->envp, "OMP_SANDBOX_TRACE_FORMAT");
+	if (f && strcmp(f, "json") == 0)
+		c->trace_json = true;
+}
+
 /* The one place the launcher turns a library status into an exit status
  * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
-static int exit_status_of(int rc)
+int sb_exit_status_of(int rc)
 {
 	switch (rc) {
 	case SB_OK: return SB_EXIT_OK;
@@ -624,12 +654,15 @@ static int exit_status_of(int rc)
 	return rc > 0 ? rc : SB_EXIT_SETUP;
 }
 
-int sb_run(const sb_run_cfg *cfg, sb_run_action act)
+int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
-	sb_diag_set_tool(d, cfg->tool);
+	sb_diag_set_tool(d, cfg_in->tool);
 	sb_diag_auto_colour(d);
-	int rc = exit_status_of(run(cfg, act, d));
+	sb_run_cfg cfg_copy = *cfg_in;
+	trace_from_env(&cfg_copy);
+	const sb_run_cfg *cfg = &cfg_copy;
+	int rc = sb_exit_status_of(run(cfg, act, d));
 	sb_diag_free(d);
 	return rc;
 }

@@ -41,11 +41,24 @@ typedef struct sb_run_cfg {
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
+	/* The denial trace (docs/trace.md): on with `trace` or `learn_file`.  */
+	bool trace;                    /* live reports */
+	const char *trace_file;        /* NULL: stderr */
+	bool trace_json;               /* one JSON object a line */
+	const char *learn_file;        /* --learn OUT.sbx, or NULL */
+	/* The policy source of an embedded profile, to quote its statements
+	 * (omp-sandboxed: examples/omp.sbx); NULL: looked up beside the profile.  */
+	const char *policy_name;
+	const char *policy_text;
+	size_t policy_len;
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
 	char *const *args;             /* arguments after the command */
 	size_t nargs;
 } sb_run_cfg;
 
 int sb_run(const sb_run_cfg *cfg, sb_run_action act);
+/* The one mapping of a library status (runtime/common/status.h) to an
+ * exit status (docs/exit-status.md); a status > 0 (a command's) passes.  */
+int sb_exit_status_of(int rc);
 
 #endif
