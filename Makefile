@@ -263,6 +263,7 @@ BINDIR     ?= $(PREFIX)/bin
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
 INSTALL    ?= install
+APPARMORDIR ?= /etc/apparmor.d
 # mkdir -p, not install -d: install -d would also chmod existing directories
 # such as Debian's setgid /usr/local/share (2775).
 MKDIR_P    ?= mkdir -p
@@ -292,6 +293,14 @@ install: all
 	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
 	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
 	$(INSTALL) -m 644 editors/vim/ftdetect/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+	@# Ubuntu 23.10+: unprivileged user namespaces (the masks) need a profile
+	if [ -d $(DESTDIR)$(APPARMORDIR) ]; then \
+		sed 's|@BINDIR@|$(BINDIR)|g' packaging/apparmor/omp-sandbox.in >$(B)/omp-sandbox.apparmor && \
+		$(INSTALL) -m 644 $(B)/omp-sandbox.apparmor $(DESTDIR)$(APPARMORDIR)/omp-sandbox && \
+		if [ -z "$(DESTDIR)" ] && command -v apparmor_parser >/dev/null 2>&1; then \
+			apparmor_parser -r $(APPARMORDIR)/omp-sandbox || \
+			echo "warning: apparmor_parser could not load $(APPARMORDIR)/omp-sandbox"; fi; \
+	fi
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
@@ -304,6 +313,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
 	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
 	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim
+	rm -f $(DESTDIR)$(APPARMORDIR)/omp-sandbox
 
 # The suites that need no Linux kernel feature (macOS, Homebrew): the unit
 # tests and the compiler/evaluator suites (golden output, check goldens,

@@ -371,7 +371,10 @@ section_launch() {
 		na "sbrun" "sbrun $PROFILE /bin/true failed: $(head -1 "$T/sbrun.err" | cut -c1-100)"; md ""; return
 	fi
 	bwrap_args
-	local cmds=("bare=/bin/true" "env=/usr/bin/env /bin/true" "sbrun=$SBRUN $PROFILE /bin/true")
+	# sbrun uses masks (a private mount namespace) where the profile needs them;
+	# sbrun-complement is the same launch without namespaces (docs/linux.md)
+	local cmds=("bare=/bin/true" "env=/usr/bin/env /bin/true" "sbrun=$SBRUN $PROFILE /bin/true"
+		"sbrun-complement=$SBRUN --mechanism complement $PROFILE /bin/true")
 	if command -v bwrap > /dev/null && bwrap "${BWRAP_ARGS[@]}" /bin/true 2> "$T/bwrap.err"; then
 		cmds+=("bwrap=$(command -v bwrap) ${BWRAP_ARGS[*]} /bin/true")
 	else
@@ -383,9 +386,13 @@ section_launch() {
 	row "\`/bin/true\` (baseline)" "$bare" "$(spread launch bare)" "0" "1" "$([ -n "$bw" ] && calc %.2f "$bare / $bw")" "$(cpu launch bare)"
 	row "\`/usr/bin/env /bin/true\` (one exec more: the floor of any launcher)" "$envm" "$(spread launch env)" "$(calc %.3f "$envm - $bare")" "$(calc %.2f "$envm / $bare")" "$([ -n "$bw" ] && calc %.2f "$envm / $bw")" "$(cpu launch env)"
 	row "\`sbrun omp.sb /bin/true\`" "$sb" "$(spread launch sbrun)" "$(calc %.3f "$sb - $bare")" "$(calc %.2f "$sb / $bare")" "$([ -n "$bw" ] && calc %.2f "$sb / $bw")" "$(cpu launch sbrun)"
+	local sc
+	sc=$(hfv launch sbrun-complement median)
+	row "\`sbrun --mechanism complement omp.sb /bin/true\` (no namespaces)" "$sc" "$(spread launch sbrun-complement)" "$(calc %.3f "$sc - $bare")" "$(calc %.2f "$sc / $bare")" "$([ -n "$bw" ] && calc %.2f "$sc / $bw")" "$(cpu launch sbrun-complement)"
 	[ -n "$bw" ] && row "\`bwrap … /bin/true\`" "$bw" "$(spread launch bwrap)" "$(calc %.3f "$bw - $bare")" "$(calc %.2f "$bw / $bare")" "1" "$(cpu launch bwrap)"
 	md ""
 	md "Targets: within 1.25× of \`env /bin/true\`: $(verdict "$(calc %.3f "$sb / $envm")" '<' 1.25 '×') (ratio $(calc %.2f "$sb / $envm")); faster than bwrap: $([ -n "$bw" ] && verdict "$sb" '<' "$bw" ms || echo 'bwrap not run')."
+	md "Masks (plan with masks + namespace probe + namespace + mounts) against the complement expansion, same run: ratio $(calc %.2f "$sb / $sc") ($(calc %.3f "$sb - $sc") ms more per launch; \`sbrun --plan\` shows the mechanism: $("$SBRUN" --plan "$PROFILE" 2> /dev/null | sed -n 's/^# mechanism: //p'))."
 	md "In CPU time (user+sys, not counting waits for a CPU): sbrun minus bare $(calc %.3f "$(cpu launch sbrun) - $(cpu launch bare)") ms."
 	if have "$B/bench/rusage"; then
 		md "Preemptions (involuntary context switches, mean of 30 launches): bare $(preempt /bin/true), sbrun $(preempt "$SBRUN" "$PROFILE" /bin/true). Each one costs a wait for a CPU on a busy host."

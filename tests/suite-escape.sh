@@ -113,8 +113,8 @@ pass_var() {
 
 # The command line that runs inside() under sbrun.
 inside_cmd() {
-	local script="PROBE=$(printf '%q' "$PROBE"); SBX_ESC_ABI=$SBX_ESC_ABI; ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
-	INSIDE=("$SBRUN" "$PROFILE" -- /bin/bash --noprofile --norc -c "$script")
+	local script="PROBE=$(printf '%q' "$PROBE"); SBX_ESC_ABI=$SBX_ESC_ABI; MECH=$MECH; ${PREFIX} . $(printf '%q' "$LIB"); . $(printf '%q' "$TEST"); echo SBX-INSIDE-RAN; inside"
+	INSIDE=("$SBRUN" --mechanism "$MECH" "$PROFILE" -- /bin/bash --noprofile --norc -c "$script")
 }
 
 # run_inside [NAME=VALUE...]: launch with a minimal parent environment plus
@@ -163,14 +163,14 @@ pwned_files() {
 npass=0 nfail=0 nskip=0
 declare -A RESULT
 report() {  # report ID NAME VERDICT DETAIL
-	local line="$3: [$1] $2${4:+: $4}"
+	local line="$3: [$1${MECH:+, $MECH}] $2${4:+: $4}"
 	echo "$line"
 	case $3 in
 	PASS) npass=$((npass + 1)); [ -n "${ESCAPE_VERBOSE:-}" ] && sed 's/^/    | /' "$OUT" ;;
 	FAIL) nfail=$((nfail + 1)); sed 's/^/    | /' "$OUT" | head -40 ;;
 	SKIP) nskip=$((nskip + 1)) ;;
 	esac
-	RESULT["$2/$1"]=$3
+	RESULT["$2/$1/${MECH:-}"]=$3
 }
 
 run_technique() {
@@ -234,7 +234,7 @@ run_technique() {
 }
 
 # ---- preflight: the sandbox must be effective, or nothing below means anything ----
-ID=root HOMEDIR=/home/root-esc
+ID=root HOMEDIR=/home/root-esc MECH=masks
 H=$HOMEDIR TOK=SBX-CANARY-preflight
 make_home 0:0
 OUT=$S/preflight; : >"$OUT"; PREFIX=""
@@ -250,6 +250,10 @@ if ! grep -q '^PREFLIGHT-OK' "$OUT"; then
 fi
 echo "PASS: preflight: sandbox effective at Landlock ABI $SBX_ESC_ABI (workspace readable, ~/.ssh/id_rsa denied)"
 
+# Both mechanisms (docs/linux.md): masks in a private mount namespace, and
+# the complement expansion they fall back to.  Techniques see $MECH.
+for MECH in ${SBX_ESC_MECHS:-masks complement}; do
+export MECH
 for ID in $IDS; do
 	if [ "$ID" = user ] && [ "$can_user" -eq 0 ]; then
 		echo "SKIP: [user] the build tree is not readable by uid $USER_UID"
@@ -260,6 +264,7 @@ for ID in $IDS; do
 		[ -n "$ONLY" ] && [[ ! $(basename "$TEST") =~ $ONLY ]] && continue
 		run_technique
 	done
+done
 done
 
 echo

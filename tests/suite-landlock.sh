@@ -42,7 +42,9 @@ uid=0
 run_as() {
 	if [ "$uid" = 0 ]; then "$@"; else setpriv --reuid="$uid" --regid="$uid" --clear-groups "$@"; fi
 }
-L=("$LLRUN" -p "$SPEC" -D HOME=$H -D WORKSPACE=$H/proj -D TMPDIR=/private/tmp --home $H)
+# This suite checks the complement expansion (no namespaces); masks:
+# tests/suite-masks.sh.
+L=("$LLRUN" -p "$SPEC" -D HOME=$H -D WORKSPACE=$H/proj -D TMPDIR=/private/tmp --home $H --mechanism complement)
 
 setup_home() {
 	rm -rf $H /home/keylink /mnt/ro.txt

@@ -589,7 +589,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
-			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm };
+			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
+			     .mechanism = cfg->mechanism };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_LAUNCH:

@@ -31,6 +31,9 @@ static void usage(FILE *out)
 	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 1: any)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
+	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"
+	      "                       auto (masks where namespaces can be had), masks\n"
+	      "                       (or refuse), complement (no namespaces; narrower)\n"
 	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
 	      "                       (stderr, or FILE), and a summary at exit\n"
 	      "  --trace-format=text|json  one JSON object a line with json\n"
@@ -56,13 +59,13 @@ int main(int argc, char **argv)
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
 	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
 	const char *trace_file = NULL, *learn_file = NULL;
-	int min_abi = 0;
+	int min_abi = 0, mechanism = 0;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
-		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
+		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
 		{ "require-abi", required_argument, NULL, OPT_REQUIRE_ABI },
 		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
 		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
+		{ "mechanism", required_argument, NULL, OPT_MECHANISM },
 		{ "trace", optional_argument, NULL, OPT_TRACE },
 		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 		{ "learn", required_argument, NULL, OPT_LEARN },
@@ -119,6 +123,19 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_SHM:
 			allow_shm = true;
+			break;
+		case OPT_MECHANISM:
+			if (strcmp(optarg, "auto") == 0)
+				mechanism = 0;
+			else if (strcmp(optarg, "masks") == 0)
+				mechanism = 1;
+			else if (strcmp(optarg, "complement") == 0)
+				mechanism = 2;
+			else {
+				sb_bindings_clear(&user);
+				return usage_error("--mechanism needs auto, masks or complement, "
+						   "got '%s'", optarg);
+			}
 			break;
 		case OPT_TRACE:
 			trace = true;
@@ -205,6 +222,7 @@ int main(int argc, char **argv)
 		.allow_unenforceable = allow_unenforceable,
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
+		.mechanism = mechanism,
 		.trace = trace,
 		.trace_file = trace_file,
 		.trace_json = trace_json,

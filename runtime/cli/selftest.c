@@ -172,11 +172,16 @@ static bool allowed(const probe *r)
 	return r->started && r->code == 0;
 }
 
-/* A denial by the sandbox: the probe ran and the kernel refused.  */
+/* A denial by the sandbox: the probe ran and the kernel refused.  On Linux
+ * with masks (docs/linux.md) a denied tree is an empty read-only tmpfs: the
+ * canaries made outside before the launch are not there (ENOENT) and
+ * nothing can be created (EROFS).  */
 static bool denied(const probe *r)
 {
 	return r->started && r->code != 0 &&
-	       (strstr(r->err, "Permission denied") || strstr(r->err, "Operation not permitted"));
+	       (strstr(r->err, "Permission denied") || strstr(r->err, "Operation not permitted") ||
+		strstr(r->err, "Read-only file system") ||
+		strstr(r->err, "No such file or directory"));
 }
 
 static char *first_line(const char *s)

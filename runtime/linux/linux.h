@@ -21,6 +21,7 @@ typedef struct sb_linux_opts {
 	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
+	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;

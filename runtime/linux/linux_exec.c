@@ -1,7 +1,7 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
-/* linux_exec.c - the Linux launch sequence (../shared/brief/landlock.md §5):
- * probe -> ruleset -> CLOEXEC inherited fds -> drop capabilities when root
- * -> no_new_privs -> seccomp -> landlock_restrict_self -> execve.
+/* linux_exec.c - the Linux launch sequence (docs/linux.md):
+ * probe -> [namespaces + masks] -> ruleset -> CLOEXEC inherited fds -> drop
+ * capabilities -> no_new_privs -> seccomp -> landlock_restrict_self -> execve.
  * Runs in the process that execs the command; it must be single-threaded
  * (before ABI 8 restrict_self restricts only the calling thread).  */
 #include "runtime/linux/linux.h"
@@ -152,6 +152,57 @@ static int build_ruleset(const sb_ll_plan *plan, const sb_ll_abi_info *ai, int *
 	return 0;
 }
 
+/* Does the plan grant listing "/"?  Then "/" cannot show that the ruleset
+ * is enforced, and a detached tmpfs (no rule can cover it) does.  */
+static bool root_listable(const sb_ll_plan *plan)
+{
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].path, "/") == 0 && (r->v[i].rights & SB_LL_READ_DIR))
+			return true;
+	return false;
+}
+
+/* The private mount namespace and its masks (namespaces.c, masks.c).  */
+static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
+{
+	const char *step = NULL, *what = NULL;
+	/* The working directory is a (mount, dentry) pair taken before the
+	 * masks: relative paths from it would walk the unmasked tree.  It is
+	 * entered again by name, through the masks, afterwards.  */
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd)) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
+			       "could not apply the sandbox: getcwd failed: %s; refusing to run",
+			       strerror(errno));
+		return SB_REFUSED;
+	}
+	if (sb_ns_enter(userns, &step) < 0) {
+		int e = errno;
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
+			       "could not apply the sandbox: %s for the masks failed: %s; "
+			       "refusing to run", step, strerror(e));
+		sb_diag_note(d, NULL, "--mechanism complement enforces the denies without "
+				      "namespaces (narrower: see sbrun --plan)");
+		return SB_REFUSED;
+	}
+	if (sb_masks_apply(&plan->masks, plan->allow_shm, &what, &step) < 0) {
+		int e = errno;
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
+			       "could not apply the sandbox: masking %s: %s failed: %s; refusing "
+			       "to run", what ? what : "?", step ? step : "?", strerror(e));
+		return SB_REFUSED;
+	}
+	if (chdir(cwd) < 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
+			       "could not apply the sandbox: the working directory %s is not "
+			       "reachable through the masks (%s); refusing to run", cwd,
+			       strerror(errno));
+		return SB_REFUSED;
+	}
+	return 0;
+}
+
 static int exec_it(const char *path, char *const argv[], char *const envp[], sb_diag *d)
 {
 	execve(path, argv, envp);
@@ -207,13 +258,24 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			       "(%d threads)", nthreads);
 		return SB_REFUSED;
 	}
-	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
-	int rfd = -1, rc;
+	/* narrowings that break work: said once, before the command's output */
+	for (size_t i = 0; i < plan->nwarnings; i++)
+		sb_diag_report(d, SB_SEV_WARNING, NULL, "narrower", "%s", plan->warnings[i]);
+	if (plan->nwarnings)
+		sb_diag_note(d, NULL, "sbrun --plan lists every narrowing and its rule");
+	int rfd = -1, rc, canary = -1;
 	/* namespaces first: the ruleset and filters are made in the child */
 	if (o->egress && (rc = sb_ll_egress_enter(o->egress, d)) != 0)
 		return rc;
-	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
+	/* then the masks (a mount namespace; its own user namespace unless the
+	 * egress step made one already, in which this process is privileged) */
+	if (sandbox && plan->masks.n && (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
 		return rc;
+	if (sandbox && root_listable(plan))
+		canary = sb_masks_canary();
+	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
+	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
+		goto out;
 	if (cloexec_inherited() < 0) {
 		rc = fail(d, "marking inherited descriptors close-on-exec", errno);
 		goto out;
@@ -268,10 +330,14 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		}
 		close(rfd);
 		rfd = -1;
-		/* Verify: "/" is always expanded (/dev is never granted whole), so
-		 * listing it must now fail.  */
-		int probe_fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (probe_fd >= 0 || errno != EACCES) {
+		/* Verify: without masks "/" is always expanded (/dev is never
+		 * granted whole), so listing it must now fail; with "/" granted,
+		 * the detached tmpfs no rule covers must not list.  */
+		bool checkable = canary >= 0 || !root_listable(plan);
+		int probe_fd = !checkable ? -1
+			       : canary >= 0 ? openat(canary, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+					     : open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (checkable && (probe_fd >= 0 || errno != EACCES)) {
 			if (probe_fd >= 0)
 				close(probe_fd);
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
@@ -287,10 +353,16 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		rc = fail(d, "installing the trace filter", errno);
 		goto out;
 	}
+	if (canary >= 0) {
+		close(canary);
+		canary = -1;
+	}
 	rc = exec_it(path, argv, envp, d);
 out:
 	if (rfd >= 0)
 		close(rfd);
+	if (canary >= 0)
+		close(canary);
 	return rc;
 }
 #endif /* __linux__ */

@@ -223,8 +223,20 @@ int sb_mounts_parse(sb_mounts *m, const char *text)
 				cap = cap ? 2 * cap : 32;
 				m->v = xrealloc(m->v, cap * sizeof *m->v);
 			}
+			/* the file-system type follows the " - " separator */
+			const char *ft = p, *fe;
+			size_t ftl = 0;
+			for (; ft + 2 < end; ft++)
+				if (ft[0] == ' ' && ft[1] == '-' && ft[2] == ' ') {
+					ft += 3;
+					for (fe = ft; fe < end && *fe != ' '; fe++)
+						;
+					ftl = (size_t)(fe - ft);
+					break;
+				}
 			m->v[m->n++] = (sb_mount){ maj, min, unescape(f[3], fl[3]),
-						   unescape(f[4], fl[4]) };
+						   unescape(f[4], fl[4]),
+						   unescape(ftl ? ft : "", ftl) };
 		}
 		line = *end ? end + 1 : end;
 	}
@@ -255,6 +267,7 @@ void sb_mounts_free(sb_mounts *m)
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->v[i].root);
 		free(m->v[i].mountpoint);
+		free(m->v[i].fstype);
 	}
 	free(m->v);
 	memset(m, 0, sizeof *m);

@@ -69,6 +69,7 @@ typedef struct sb_mount {
 	unsigned major, minor;
 	char *root;                /* root of the mount within its file system */
 	char *mountpoint;
+	char *fstype;              /* after the " - " separator; "" when absent */
 } sb_mount;
 
 typedef struct sb_mounts {
@@ -88,10 +89,107 @@ void sb_mounts_free(sb_mounts *m);
 size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
 			 bool **inode_alias);
 
+/* A mask: a mount made in the sandbox's private mount namespace that takes
+ * rights away below a Landlock grant (docs/linux.md, "Masks").
+ *  HIDE  a directory: an empty read-only tmpfs (mode 0000, or 0111 when
+ *        re-allowed descendants are bound back in); a file: a read-only
+ *        bind of an empty mode-0000 file.  Takes every right.
+ *  BIND  a read-only (and/or noexec) recursive bind of the path itself.
+ *  PIN   a plain recursive bind of the path on itself: a mount point cannot
+ *        be renamed, removed or replaced (EBUSY).
+ *  DEV   /dev: a read-only tmpfs holding binds of the allowlisted devices.
+ * Every mask is also a mount point, so the node itself cannot be renamed,
+ * unlinked or replaced.  */
+typedef enum { SB_MASK_HIDE, SB_MASK_BIND, SB_MASK_PIN, SB_MASK_DEV } sb_mask_kind;
+
+typedef struct sb_ll_expose {
+	char *path;                /* absolute, strictly below the mask */
+	bool is_dir;
+	unsigned long dev, ino;    /* at plan time */
+} sb_ll_expose;
+
+typedef struct sb_ll_mask {
+	char *path;
+	sb_mask_kind kind;
+	bool is_dir, rdonly, noexec;
+	unsigned long dev, ino;    /* at plan time: the launch refuses a swapped path */
+	uint64_t removed;          /* rights the mount takes away below the node */
+	uint64_t removed_node;     /* ... and at the node itself */
+	sb_ll_expose *expose;      /* HIDE/DEV: bound back in (re-allowed, devices) */
+	size_t nexpose;
+	char *why;
+	const char *src_file;
+	int src_line;
+} sb_ll_mask;
+
+typedef struct sb_ll_masks {
+	sb_ll_mask *v;
+	size_t n, cap;
+} sb_ll_masks;
+
+void sb_ll_masks_clear(sb_ll_masks *m);
+
+/* What ll_masks.c needs from the planner (ll_plan.c).  */
+typedef struct sb_ll_mask_input {
+	void *ctx;
+	uint64_t (*allowed)(void *ctx, const char *point);      /* decide() at a point */
+	uint64_t (*allowed_below)(void *ctx, const char *dir);  /* ... at a new name in dir */
+	void (*missing)(void *ctx, const char *path);           /* a deny point that is absent */
+	void (*src)(void *ctx, const char *path, const char **file, int *line);
+	char *const *cand;                                      /* sorted */
+	size_t ncand;
+	char *const *forced;                                    /* forced denies */
+	const uint64_t *forced_mask;
+	const char *const *forced_why;
+	bool *forced_masked;                                    /* out: a mask enforces it */
+	size_t nforced;
+	bool allow_shm;
+} sb_ll_mask_input;
+
+struct sb_ll_plan;
+/* Plan the masks into plan->masks (sorted by path, parents first).  */
+void sb_ll_masks_plan(struct sb_ll_plan *plan, const sb_ll_mask_input *in);
+/* The rights the masks take away at `point`: decide() | this is what the
+ * Landlock rules may grant there.  */
+uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point);
+/* 0: `p` is not hidden; 1: hidden by a HIDE/DEV mask (at or below its
+ * node, not bound back); 2: hidden, with a bound-back path below it.  */
+int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p);
+const char *sb_ll_mask_kind_name(const sb_ll_mask *m);
+
+typedef enum {
+	SB_LL_MECH_AUTO = 0,       /* masks where namespaces can be had */
+	SB_LL_MECH_MASK,           /* masks, or refuse */
+	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
+} sb_ll_mechanism;
+
+/* namespaces.c: can this process create the namespaces masks need?  Tried
+ * in a throwaway child (user + mount namespace when unprivileged, mount
+ * namespace as root), including one tmpfs mount.  Returns true, or false
+ * with a reason in `why`.  */
+bool sb_ns_masks_available(bool *userns, char *why, size_t whylen);
+/* Enter a new mount namespace (inside a new user namespace when `userns`,
+ * mapping the caller's uid and gid to themselves) with every mount private.
+ * Returns 0 or -1 with errno and the failed step in *step.  */
+int sb_ns_enter(bool userns, const char **step);
+/* masks.c: make the masks in the current (private) mount namespace.
+ * Returns 0 or -1 with errno, and the path and step that failed.  */
+int sb_masks_apply(const sb_ll_masks *m, bool allow_shm, const char **what, const char **step);
+/* A detached tmpfs (fsopen) that no Landlock rule can cover: the launcher
+ * checks the ruleset is enforced by failing to list it.  -1 before 5.2.  */
+int sb_masks_canary(void);
+
 /* The plan (runtime/linux/linux.h's opaque sb_ll_plan).  */
 typedef struct sb_ll_plan sb_ll_plan;
 struct sb_ll_plan {
 	sb_ll_rules r;
+	sb_ll_masks masks;          /* empty: no namespace, direct launch */
+	bool userns;                /* masks need a user namespace (not root) */
+	bool allow_shm;
+	const char *mechanism;      /* "masks" or "complement expansion" */
+	char *fallback;             /* why masks are not used, when they would be */
+	char **warnings;            /* narrowings that break work, said at launch */
+	size_t nwarnings;
 	sb_ll_probe probe;
 	int plan_abi;               /* ABI the masks are shown for */
 	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */

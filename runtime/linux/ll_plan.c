@@ -48,6 +48,8 @@ enum { Q_READ, Q_EXEC, Q_WRITE, Q_CREATE, Q_UNLINK, Q_N };
 typedef struct forced {
 	char *path;
 	uint64_t mask;
+	char *why;
+	bool masked;               /* a mask enforces it (ll_masks.c) */
 } forced;
 
 typedef struct planner {
@@ -59,8 +61,12 @@ typedef struct planner {
 	size_t nforced;
 	sb_ll_plan *plan;
 	bool no_forced;             /* classify without forced denies */
+	bool use_masks;             /* add back what the masks take away */
+	bool expanding;             /* classify() called by the expansion */
 	sb_diag *d;
 	bool unknown_noted;
+	char **no_create, **no_list, **missing;   /* for the launch warning */
+	size_t nno_create, nno_list, nmissing;
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
@@ -414,6 +420,18 @@ static uint64_t allowed_at(planner *pl, const char *point)
 	return m;
 }
 
+static char *generic(const char *p);
+
+/* What the Landlock rules may grant at a point: decide(), plus what a mask
+ * there takes away (ll_masks.c).  */
+static uint64_t allowed_eff(planner *pl, const char *point)
+{
+	uint64_t a = allowed_at(pl, point);
+	if (pl->use_masks)
+		a |= sb_ll_masks_addback(&pl->plan->masks, point);
+	return a;
+}
+
 static char *generic(const char *p)
 {
 	char *g = NULL;
@@ -424,28 +442,51 @@ static char *generic(const char *p)
 static void classify_points(planner *pl, const char *path, bool is_dir, uint64_t *all,
 			    uint64_t *any)
 {
-	uint64_t a = allowed_at(pl, path);
+	uint64_t a = allowed_eff(pl, path);
 	*all = a;
 	*any = a;
 	if (!is_dir)
 		return;
 	char *g = generic(path);
-	a = allowed_at(pl, g);
+	a = allowed_eff(pl, g);
 	free(g);
 	*all &= a;
 	*any |= a;
 	for (size_t i = 0; i < pl->ncand; i++) {
 		if (!sb_path_is_strictly_under(pl->cand[i], path))
 			continue;
-		a = allowed_at(pl, pl->cand[i]);
+		a = allowed_eff(pl, pl->cand[i]);
 		*all &= a;
 		*any |= a;
 		g = generic(pl->cand[i]);
-		a = allowed_at(pl, g);
+		a = allowed_eff(pl, g);
 		free(g);
 		*all &= a;
 		*any |= a;
 	}
+}
+
+static void push(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+/* A directory the expansion leaves without a right decide() grants on it:
+ * new entries there, or listing it, fail.  Said at launch (linux_exec.c).  */
+static void note_breaking(planner *pl, const char *path, uint64_t mixed)
+{
+	if (pl->use_masks && sb_ll_masks_hidden(&pl->plan->masks, path))
+		return;   /* a mask's own doing: the plan lists it */
+	char *g = generic(path);
+	if ((mixed & SB_LL_MAKE_REG) && (allowed_at(pl, g) & SB_LL_MAKE_REG))
+		push(&pl->no_create, &pl->nno_create, path);
+	free(g);
+	if ((mixed & SB_LL_READ_DIR) && (allowed_at(pl, path) & SB_LL_READ_DIR))
+		push(&pl->no_list, &pl->nno_list, path);
 }
 
 static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, uint64_t *allow_all,
@@ -458,6 +499,8 @@ static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, ui
 	if (!pl->no_forced)
 		for (size_t i = 0; i < pl->nforced; i++) {
 			const forced *f = &pl->forced[i];
+			if (f->masked)
+				continue;
 			if (sb_path_is_under(path, f->path)) {
 				all &= ~f->mask;
 				mx &= ~f->mask;
@@ -466,11 +509,24 @@ static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, ui
 				all &= ~f->mask;
 			}
 		}
+	if (pl->use_masks) {
+		/* A rule on a hidden inode would never apply through the tmpfs
+		 * (Landlock skips the hidden mount point) and could apply
+		 * through a hard link elsewhere: no rule in a hidden tree, only
+		 * descend towards the paths bound back in.  */
+		int h = sb_ll_masks_hidden(&pl->plan->masks, path);
+		if (h) {
+			all = 0;
+			mx = h > 1 ? want : 0;
+		}
+	}
 	*allow_all = all & want;
 	*mixed = mx & want;
+	if (pl->expanding && is_dir)
+		note_breaking(pl, path, *mixed);
 }
 
-static void add_forced(planner *pl, const char *path, uint64_t mask)
+static void add_forced(planner *pl, const char *path, uint64_t mask, const char *why)
 {
 	for (size_t i = 0; i < pl->nforced; i++)
 		if (strcmp(pl->forced[i].path, path) == 0) {
@@ -478,7 +534,7 @@ static void add_forced(planner *pl, const char *path, uint64_t mask)
 			return;
 		}
 	pl->forced = xrealloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
-	pl->forced[pl->nforced++] = (forced){ xstrdup(path), mask };
+	pl->forced[pl->nforced++] = (forced){ xstrdup(path), mask, xstrdup(why), false };
 }
 
 /* ---- step 3: devices, aliases, expansion ---- */
@@ -562,19 +618,57 @@ static void add_aliases(planner *pl, const sb_mounts *m)
 		if (!dm)
 			continue;
 		char **al = NULL;
+		bool *same = NULL;
 		size_t nal = 0;
-		sb_mounts_aliases(m, c, &al, &nal, NULL);
+		sb_mounts_aliases(m, c, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
 			struct stat st;
-			if (lstat(al[k], &st) == 0) {
-				add_forced(pl, al[k], dm);
+			/* Every mount of the root file system shows a part of "/":
+			 * only a mount of "/" itself is an alias of it; a bind of
+			 * /usr/share/doc on /tmp/x is not (it is what its path
+			 * says, like any other directory there).  */
+			bool unrelated = strcmp(c, "/") == 0 && !same[k];
+			if (!unrelated && lstat(al[k], &st) == 0) {
+				add_forced(pl, al[k], dm, "bind-mount alias of a denied path");
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
 						 "%s: bind-mount alias of %s, denied like it", al[k], c);
 			}
 			free(al[k]);
 		}
 		free(al);
+		free(same);
 	}
+}
+
+/* A procfs, sysfs or devtmpfs mounted elsewhere (a chroot below /tmp) is
+ * the same kernel interface as /proc, /sys or /dev: it gets no right the
+ * canonical place does not have (writing /tmp/c/proc/self/comm must fail
+ * as /proc/self/comm does).  */
+static void add_pseudo_fs(planner *pl, const sb_mounts *m)
+{
+	static const struct {
+		const char *type, *home;
+	} pseudo[] = { { "proc", "/proc" }, { "sysfs", "/sys" }, { "devtmpfs", "/dev" } };
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t k = 0; k < sizeof pseudo / sizeof *pseudo; k++) {
+			const sb_mount *mt = &m->v[i];
+			if (!mt->fstype || strcmp(mt->fstype, pseudo[k].type) != 0 ||
+			    sb_path_is_under(mt->mountpoint, pseudo[k].home))
+				continue;
+			uint64_t denied = R_ALL;
+			if (strcmp(pseudo[k].home, "/dev") != 0) {
+				char *g = generic(pseudo[k].home);
+				denied = R_ALL & ~(allowed_at(pl, pseudo[k].home) & allowed_at(pl, g));
+				free(g);
+			}
+			struct stat st;
+			if (!denied || lstat(mt->mountpoint, &st) < 0)
+				continue;
+			add_forced(pl, mt->mountpoint, denied, "a pseudo file system");
+			sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
+					 "%s: a %s like %s, denied what %s is denied", mt->mountpoint,
+					 mt->fstype, pseudo[k].home, pseudo[k].home);
+		}
 }
 
 /* A rule lands on an inode: every other path to that inode gets it too.
@@ -588,7 +682,10 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 		size_t nal = 0;
 		sb_mounts_aliases(m, r->v[i].path, &al, &nal, &same);
 		for (size_t k = 0; k < nal; k++) {
-			if (same[k]) {
+			/* a masked alias (a bind of $HOME hidden like $HOME) shows
+			 * nothing: no right to withhold */
+			if (same[k] && !(pl->use_masks &&
+					 sb_ll_masks_hidden(&pl->plan->masks, al[k]))) {
 				/* what decide() allows there (forced denies only
 				 * narrow; they are not the question here) */
 				uint64_t all, mx;
@@ -623,6 +720,160 @@ static void check_rule_aliases(planner *pl, const sb_mounts *m)
 	r->n = w;
 }
 
+/* ---- masks (ll_masks.c) ---- */
+
+static uint64_t cb_allowed(void *ctx, const char *p)
+{
+	return allowed_at(ctx, p);
+}
+
+static uint64_t cb_below(void *ctx, const char *dir)
+{
+	char *g = generic(dir);
+	uint64_t a = allowed_at(ctx, g);
+	free(g);
+	return a;
+}
+
+static void cb_missing(void *ctx, const char *p)
+{
+	planner *pl = ctx;
+	push(&pl->missing, &pl->nmissing, p);
+}
+
+/* The rule that denies something at (or just below) a mask point.  */
+static void cb_src(void *ctx, const char *p, const char **file, int *line)
+{
+	planner *pl = ctx;
+	char *g = generic(p);
+	const char *pts[2] = { p, g };
+	*file = NULL;
+	*line = 0;
+	for (size_t k = 0; k < 2 && !*line; k++)
+		for (size_t i = 0; i < Q_N; i++) {
+			sb_decision d = sb_decide(pl->lp, queried_ops[i], pts[k], 0);
+			if (d.kind != SB_DEC_ALLOW && d.rule) {
+				*file = rule_file(d.rule);
+				*line = rule_line(d.rule);
+				break;
+			}
+		}
+	free(g);
+}
+
+/* Masks where namespaces can be had; returns SB_REFUSED when masks
+ * were demanded (--mechanism masks) and cannot be had.  */
+static int plan_masks(planner *pl, const sb_linux_opts *o)
+{
+	sb_ll_plan *plan = pl->plan;
+	plan->mechanism = "complement expansion";
+	if (o->mechanism == SB_LL_MECH_COMPLEMENT)
+		return 0;
+	char **fp = xrealloc(NULL, (pl->nforced + 1) * sizeof *fp);
+	uint64_t *fm = xrealloc(NULL, (pl->nforced + 1) * sizeof *fm);
+	const char **fw = xrealloc(NULL, (pl->nforced + 1) * sizeof *fw);
+	bool *fmasked = xrealloc(NULL, (pl->nforced + 1) * sizeof *fmasked);
+	for (size_t i = 0; i < pl->nforced; i++) {
+		fp[i] = pl->forced[i].path;
+		fm[i] = pl->forced[i].mask;
+		fw[i] = pl->forced[i].why;
+		fmasked[i] = false;
+	}
+	sb_ll_mask_input in = {
+		.ctx = pl, .allowed = cb_allowed, .allowed_below = cb_below,
+		.missing = cb_missing, .src = cb_src, .cand = pl->cand, .ncand = pl->ncand,
+		.forced = fp, .forced_mask = fm, .forced_why = fw, .forced_masked = fmasked,
+		.nforced = pl->nforced, .allow_shm = o->allow_shm,
+	};
+	sb_ll_masks_plan(plan, &in);
+	int rc = 0;
+	char why[256];
+	bool userns = false;
+	if (plan->masks.n == 0) {
+		/* nothing to mask: the direct launch, no namespace */
+	} else if (!sb_ns_masks_available(&userns, why, sizeof why)) {
+		plan->fallback = xstrdup(why);
+		sb_ll_masks_clear(&plan->masks);
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "masks unavailable (%s): the complement expansion enforces every "
+				 "deny", why);
+		if (o->mechanism == SB_LL_MECH_MASK) {
+			sb_diag_report(pl->d, SB_SEV_ERROR, NULL, "masks",
+				       "masks were demanded (--mechanism masks) but cannot be "
+				       "had: %s", why);
+			rc = SB_REFUSED;
+		}
+	} else {
+		plan->userns = userns;
+		plan->mechanism = userns ? "masks (user + mount namespace)"
+					 : "masks (mount namespace)";
+		for (size_t i = 0; i < pl->nforced; i++)
+			pl->forced[i].masked = fmasked[i];
+		/* bound-back paths are points of their own: decide() applies
+		 * there, not what the mask around them adds back */
+		for (size_t i = 0; i < plan->masks.n; i++)
+			for (size_t k = 0; k < plan->masks.v[i].nexpose; k++)
+				add_cand(pl, plan->masks.v[i].expose[k].path);
+		qsort(pl->cand, pl->ncand, sizeof *pl->cand, cmp_str);
+		pl->use_masks = true;
+	}
+	free(fp);
+	free(fm);
+	free(fw);
+	free(fmasked);
+	return rc;
+}
+
+static void list_paths(FILE *f, char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n && i < 6; i++)
+		fprintf(f, "%s%s", i ? ", " : "", v[i]);
+	if (n > 6)
+		fprintf(f, " and %zu more", n - 6);
+}
+
+/* One sentence for the launch: what breaks, and why.  */
+static void build_warnings(planner *pl)
+{
+	sb_ll_plan *plan = pl->plan;
+	/* Said at launch: a directory where new files cannot be created, and
+	 * any narrowing when masks were wanted but could not be had.  An
+	 * unlistable ancestor alone (the complement chosen on purpose) is
+	 * left to --plan.  */
+	if (!pl->nno_create && !(plan->fallback && pl->nno_list))
+		return;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = xopen_memstream(&buf, &len);
+	fputs("the Linux sandbox is narrower than the policy here", f);
+	if (plan->fallback)
+		fprintf(f, " (masks unavailable: %s; the complement expansion enforces the "
+			   "denies)", plan->fallback);
+	if (pl->nno_create) {
+		fputs(": new files cannot be created directly in ", f);
+		list_paths(f, pl->no_create, pl->nno_create);
+	}
+	if (pl->nno_list) {
+		fputs(pl->nno_create ? "; listing fails in " : ": listing fails in ", f);
+		list_paths(f, pl->no_list, pl->nno_list);
+	}
+	if (pl->nmissing) {
+		fputs("; denied paths that do not exist cannot be masked: ", f);
+		list_paths(f, pl->missing, pl->nmissing);
+		fputs(" (create them before the launch to lift this)", f);
+	}
+	fclose(f);
+	plan->warnings = xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof *plan->warnings);
+	plan->warnings[plan->nwarnings++] = buf;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* ---- entry points ---- */
 
 static double now_ms(void)
@@ -630,6 +881,21 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void planner_clear(planner *pl)
+{
+	free_list(pl->cand, pl->ncand);
+	for (size_t i = 0; i < pl->nforced; i++) {
+		free(pl->forced[i].path);
+		free(pl->forced[i].why);
+	}
+	free(pl->forced);
+	free_list(pl->no_create, pl->nno_create);
+	free_list(pl->no_list, pl->nno_list);
+	free_list(pl->missing, pl->nmissing);
+	sb_profile_free(pl->lp);
+	memset(pl, 0, sizeof *pl);
 }
 
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
@@ -649,41 +915,48 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 
 	/* forced denies: /dev (replaced by the device allowlist) and the
 	 * per-user runtime dir (agent sockets, podman auth).  */
-	add_forced(&pl, "/dev", R_ALL);
+	add_forced(&pl, "/dev", R_ALL, "devices: the allowlist replaces /dev");
 	char runtime_dir[64];
 	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
 	struct stat st;
 	if (stat(runtime_dir, &st) == 0)
-		add_forced(&pl, runtime_dir, R_ALL);
+		add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
 	if (xdg_real) {
-		add_forced(&pl, xdg_real, R_ALL);
+		add_forced(&pl, xdg_real, R_ALL, "the per-user runtime directory");
 		free(xdg_real);
 	}
 	sb_mounts m = { 0 };
 	if (sb_mounts_read(&m, "/proc/self/mountinfo") < 0)
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_INFO, NULL, 0,
 				 "cannot read /proc/self/mountinfo: bind-mount aliases not checked");
+	add_pseudo_fs(&pl, &m);
 	add_aliases(&pl, &m);
+	plan->allow_shm = o->allow_shm;
+	int mrc = plan_masks(&pl, o);
 
-	if (sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl) < 0) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
-			       strerror(errno));
+	pl.expanding = true;
+	int erc = mrc ? 0 : sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl);
+	pl.expanding = false;
+	if (mrc || erc < 0) {
+		if (erc < 0)
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
+				       strerror(errno));
 		sb_mounts_free(&m);
+		planner_clear(&pl);
 		return SB_REFUSED;
 	}
+	/* the device rules follow decide() alone, also where /dev is masked */
+	bool masks_on = pl.use_masks;
+	pl.use_masks = false;
 	add_devices(&pl, o);
+	pl.use_masks = masks_on;
 	check_rule_aliases(&pl, &m);
 	sb_mounts_free(&m);
+	build_warnings(&pl);
 
-	for (size_t i = 0; i < pl.ncand; i++)
-		free(pl.cand[i]);
-	free(pl.cand);
-	for (size_t i = 0; i < pl.nforced; i++)
-		free(pl.forced[i].path);
-	free(pl.forced);
-	sb_profile_free(pl.lp);
+	planner_clear(&pl);
 	plan->plan_ms = now_ms() - t0;
 
 	if (plan->unenforceable && !o->allow_unenforceable) {
@@ -714,6 +987,9 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	if (!plan)
 		return;
 	sb_ll_rules_clear(&plan->r);
+	sb_ll_masks_clear(&plan->masks);
+	free(plan->fallback);
+	free_list(plan->warnings, plan->nwarnings);
 	free(plan->home);
 	free(plan);
 }

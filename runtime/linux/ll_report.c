@@ -195,11 +195,26 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 	fprintf(out, "# %zu rules (%zu hard links, %zu symlinks, %zu unlistable skipped; %zu nodes; %.1f ms)\n",
 		plan->r.n, plan->r.hardlink_skips, plan->r.symlink_skips, plan->r.unreadable_skips,
 		plan->r.nodes_visited, plan->plan_ms);
+	fprintf(out, "# mechanism: %s%s%s\n", plan->mechanism ? plan->mechanism : "complement expansion",
+		plan->fallback ? "; masks unavailable: " : "",
+		plan->fallback ? plan->fallback : "");
 	for (size_t i = 0; i < plan->r.n; i++) {
 		const sb_ll_rule *r = &plan->r.v[i];
 		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,
 			sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
 	}
+	for (size_t i = 0; i < plan->masks.n; i++) {
+		const sb_ll_mask *m = &plan->masks.v[i];
+		fprintf(out, "mask %-9s %s (%s", sb_ll_mask_kind_name(m), m->path,
+			m->why ? m->why : "deny");
+		if (m->src_line)
+			fprintf(out, ", %s:%d", m->src_file ? m->src_file : "<profile>", m->src_line);
+		fprintf(out, ") takes %s\n", sb_ll_rights_str(m->removed_node & ai.fs_mask, b, sizeof b));
+		for (size_t k = 0; k < m->nexpose; k++)
+			fprintf(out, "  bound back %s\n", m->expose[k].path);
+	}
+	for (size_t i = 0; i < plan->nwarnings; i++)
+		fprintf(out, "warning: %s\n", plan->warnings[i]);
 	if (plan->egress)
 		fprintf(out, "netns loopback only; egress proxy " SB_LL_PROXY_ADDR
 			" (host rules); seccomp socket(AF_UNIX) -> EPERM\n");

@@ -7,6 +7,17 @@ setup() {
 	OUTSIDE_PIDS+=("$!")
 }
 inside() {
+	if [ "$MECH" = masks ]; then
+		# the workspace and ~/.omp are bind mounts of what the launch
+		# saw: a swap outside is not seen inside; give it time to happen
+		sleep 3
+		deny cat "$HOME/proj/.ssh/id_rsa"
+		deny cat "$HOME/proj/notes.txt"
+		deny cat "$HOME/.omp/id_rsa"
+		deny cat "$HOME/.ssh/id_rsa"
+		control "$PROBE" write ./still-the-old-workspace
+		return
+	fi
 	if ! wait_for '[ -L "$HOME/proj" ] && [ -L "$HOME/.omp" ]' 15; then
 		echo "CONTROL-FAIL: the outside swap did not happen"
 		return

@@ -406,10 +406,104 @@ static int do_bind(const char *src, const char *dst, const char *rel)
 	return do_read(p);
 }
 
+/* The mask techniques (docs/linux.md, "Masks"): try to take the mask at
+ * MASKED away, in this namespace and then in a new user + mount namespace
+ * of our own, and read MASKED/REL.  how: umount | detach | move | pivot |
+ * clone (open_tree(OPEN_TREE_CLONE) of the parent mount, no AT_RECURSIVE) |
+ * clone-rec (with AT_RECURSIVE).  */
+static int try_unmask(const char *how, const char *masked, const char *rel)
+{
+	char p[4096];
+	if (!strcmp(how, "umount"))
+		return umount2(masked, 0) == 0 ? 0 : -1;
+	if (!strcmp(how, "detach"))
+		return umount2(masked, MNT_DETACH) == 0 ? 0 : -1;
+	if (!strcmp(how, "move")) {
+		snprintf(p, sizeof p, "%s.moved", masked);
+		(void)mkdir(p, 0700);
+		return mount(masked, p, NULL, MS_MOVE, NULL) == 0 ? 0 : -1;
+	}
+	if (!strcmp(how, "pivot")) {
+		/* pivot_root into the masked tree's parent mount */
+		return (int)syscall(SYS_pivot_root, "/", "/") == 0 ? 0 : -1;
+	}
+	if (!strcmp(how, "clone") || !strcmp(how, "clone-rec")) {
+		unsigned fl = 1 /* OPEN_TREE_CLONE */ | O_CLOEXEC |
+			      (!strcmp(how, "clone-rec") ? 0x8000 /* AT_RECURSIVE */ : 0);
+		char parent[4096];
+		snprintf(parent, sizeof parent, "%s", masked);
+		char *sl = strrchr(parent, '/');
+		if (sl && sl != parent)
+			*sl = '\0';
+		int t = (int)syscall(428 /* open_tree */, AT_FDCWD, parent, fl);
+		if (t < 0)
+			return -1;
+		printf("open_tree(%s): ok\n", how);
+		const char *leaf = strrchr(masked, '/');
+		snprintf(p, sizeof p, "%s/%s", leaf ? leaf + 1 : masked, rel);
+		int fd = openat(t, p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			close(t);
+			return -1;
+		}
+		char buf[256];
+		ssize_t n = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		close(t);
+		if (n < 0)
+			return -1;
+		buf[n] = '\0';
+		printf("read through the clone: %s\n", buf);
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+static int do_unmask(const char *how, const char *masked, const char *rel)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/%s", masked, rel);
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) {
+			/* a fresh user namespace: caps over a new copy of the mount
+			 * namespace, where the masks are locked */
+			if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+				return refused("unshare(CLONE_NEWUSER|CLONE_NEWNS)");
+			printf("unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
+		}
+		if (try_unmask(how, masked, rel) == 0) {
+			printf("%s %s: ok (round %d)\n", how, masked, round);
+			if (!strncmp(how, "clone", 5))
+				return 0;
+			return do_read(p);
+		}
+		refused(how);
+	}
+	return 1;
+}
+
+/* setns into the mount namespace of another process, then read PATH.  */
+static int do_setns(int pid, const char *path)
+{
+	char p[64];
+	snprintf(p, sizeof p, "/proc/%d/ns/mnt", pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return refused("open /proc/PID/ns/mnt");
+	if (setns(fd, CLONE_NEWNS) != 0) {
+		close(fd);
+		return refused("setns");
+	}
+	close(fd);
+	printf("setns: ok\n");
+	return do_read(path);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: escape_probe read|write|trunc-ro|opath|fdread|fdwrite|ptrace|kill|tiocsti|"
-			"tioclinux|connect|listen|uring|memfd-exec|mknod|link|rename|chroot|bind ARGS\n");
+			"tioclinux|connect|listen|uring|memfd-exec|mknod|link|rename|chroot|bind|unmask|setns ARGS\n");
 	return 2;
 }
 
@@ -439,5 +533,7 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "rename")) { NEED(2); return do_rename(argv[2], argv[3]); }
 	if (!strcmp(c, "chroot")) { NEED(2); return do_chroot(argv[2], argv[3]); }
 	if (!strcmp(c, "bind")) { NEED(3); return do_bind(argv[2], argv[3], argv[4]); }
+	if (!strcmp(c, "unmask")) { NEED(3); return do_unmask(argv[2], argv[3], argv[4]); }
+	if (!strcmp(c, "setns")) { NEED(2); return do_setns(atoi(argv[2]), argv[3]); }
 	return usage();
 }

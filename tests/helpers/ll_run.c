@@ -2,6 +2,7 @@
  *   ll_run -p SPEC [-D NAME=VALUE]... [--home H] [--plan|--count|--doctor]
  *          [--clamp-abi N] [--fail STEP:ERRNO] [--min-abi N]
  *          [--allow-unsandboxed] [--allow-unenforceable] [--allow-shm]
+ *          [--mechanism auto|masks|complement]
  *          -- /abs/cmd args...
  * Builds the plan from a llspec profile (llspec.h) and runs the command
  * through sb_linux_exec.  Test hooks (--clamp-abi, --fail) exist only here
@@ -15,6 +16,7 @@
 #include "compiler/common/path.h"
 #include "runtime/linux/landlock_sys.h"
 #include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
 #include "llspec.h"
 #include "compiler/common/exit_status.h"
 
@@ -89,6 +91,11 @@ int main(int argc, char **argv)
 			o.allow_unsandboxed = true;
 		else if (!strcmp(a, "--allow-unenforceable"))
 			o.allow_unenforceable = true;
+		else if (!strcmp(a, "--mechanism") && i + 1 < argc) {
+			const char *m = argv[++i];
+			o.mechanism = !strcmp(m, "masks") ? SB_LL_MECH_MASK
+				      : !strcmp(m, "complement") ? SB_LL_MECH_COMPLEMENT : SB_LL_MECH_AUTO;
+		}
 		else if (!strcmp(a, "--allow-shm"))
 			o.allow_shm = true;
 		else {

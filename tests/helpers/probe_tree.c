@@ -28,6 +28,7 @@
 #include "compiler/eval/eval.h"
 #include "runtime/linux/landlock_sys.h"
 #include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
 #include "llspec.h"
 
 extern char **environ;
@@ -164,6 +165,11 @@ int main(int argc, char **argv)
 			walk(argv[++i], 0);
 		else if (!strcmp(argv[i], "--path") && i + 1 < argc)
 			add_path(argv[++i]);
+		else if (!strcmp(argv[i], "--mechanism") && i + 1 < argc) {
+			const char *m = argv[++i];
+			o.mechanism = !strcmp(m, "masks") ? SB_LL_MECH_MASK
+				      : !strcmp(m, "complement") ? SB_LL_MECH_COMPLEMENT : SB_LL_MECH_AUTO;
+		}
 		else if (!strcmp(argv[i], "--allow-unenforceable"))
 			o.allow_unenforceable = true;
 		else if (!strcmp(argv[i], "--mutable") && i + 1 < argc)

@@ -42,6 +42,19 @@ Test(ll_mounts, parse_decodes_escapes)
 	cr_assert(eq(str, m.v[1].root, "/"));
 	cr_assert(eq(u32, m.v[1].major, 0));
 	cr_assert(eq(u32, m.v[1].minor, 50));
+	cr_assert(eq(str, m.v[0].fstype, "ext4"));
+	cr_assert(eq(str, m.v[4].fstype, "tmpfs"));
+	sb_mounts_free(&m);
+}
+
+Test(ll_mounts, fstype_after_optional_fields)
+{
+	sb_mounts m;
+	sb_mounts_parse(&m, "60 27 0:5 / /tmp/c/proc rw shared:7 master:1 - proc proc rw\n"
+			    "61 27 0:6 / /tmp/x rw\n");
+	cr_assert(eq(sz, m.n, 2));
+	cr_assert(eq(str, m.v[0].fstype, "proc"));
+	cr_assert(eq(str, m.v[1].fstype, ""));   /* no separator: no type, no crash */
 	sb_mounts_free(&m);
 }
 

@@ -144,7 +144,7 @@ static bool note_has(const sb_ll_plan *plan, sb_ll_note_kind kind, const char *t
 	return false;
 }
 
-static sb_profile *home_profile(void)
+static sb_profile *home_profile_base(void)
 {
 	sb_profile *p = sb_profile_new();
 	rule(p, SB_ALLOW, SB_OP_DEFAULT, 0, NULL);
@@ -153,6 +153,12 @@ static sb_profile *home_profile(void)
 	rule(p, SB_DENY, SB_OP_FILE_READ, SB_F_SUBPATH, phome);
 	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, pws);
 	rule(p, SB_ALLOW, SB_OP_FILE_READ, SB_F_SUBPATH, "/private/var/folders");
+	return p;
+}
+
+static sb_profile *home_profile(void)
+{
+	sb_profile *p = home_profile_base();
 	rule(p, SB_DENY, SB_OP_FILE_READ, SB_F_REGEX, "^/opt/sb-ll-none/x");
 	return p;
 }
@@ -161,9 +167,10 @@ Test(ll_plan, deny_home_complement, .init = setup, .fini = teardown)
 {
 	sb_profile *p = home_profile();
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
-	sb_linux_opts o = { .home = home };
+	sb_linux_opts o = { .home = home, .mechanism = SB_LL_MECH_COMPLEMENT };
 	sb_ll_plan *plan = NULL;
 	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert_eq(plan->masks.n, 0);
 	const sb_ll_rule *w = find(plan, ws);
 	cr_assert_not_null(w, "no rule for the re-allowed workspace");
 	cr_assert(eq(u64, w->rights & SB_LL_READ_FILE, SB_LL_READ_FILE), "rights %llx", (unsigned long long)w->rights);
@@ -202,6 +209,55 @@ Test(ll_plan, deny_home_complement, .init = setup, .fini = teardown)
 	cr_assert(note_has(plan, SB_LL_NOTE_NARROWER, "widened"));
 	cr_assert(note_has(plan, SB_LL_NOTE_GAP, "stat"));
 	cr_assert(sb_ll_plan_rule_count(plan) > 5);
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}
+
+/* The same profile with masks: "/" gets one read rule, HOME is hidden with
+ * the workspace bound back in, and no rule lands inside HOME (a rule on a
+ * hidden inode would not apply through the mask, or would through a hard
+ * link).  */
+Test(ll_plan, deny_home_masks, .init = setup, .fini = teardown)
+{
+	bool userns;
+	char why[256];
+	if (!sb_ns_masks_available(&userns, why, sizeof why))
+		cr_skip_test("namespaces unavailable: %s", why);
+	/* (no deny of a missing path: that one the complement enforces) */
+	sb_profile *p = home_profile_base();
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { .home = home, .mechanism = SB_LL_MECH_MASK };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	const sb_ll_rule *root = find(plan, "/");
+	cr_assert_not_null(root, "/ must get one rule with masks");
+	cr_assert(eq(u64, root->rights & (SB_LL_READ_FILE | SB_LL_READ_DIR),
+		     SB_LL_READ_FILE | SB_LL_READ_DIR));
+	const sb_ll_mask *hm = NULL, *dev = NULL;
+	for (size_t i = 0; i < plan->masks.n; i++) {
+		if (strcmp(plan->masks.v[i].path, home) == 0)
+			hm = &plan->masks.v[i];
+		if (strcmp(plan->masks.v[i].path, "/dev") == 0)
+			dev = &plan->masks.v[i];
+	}
+	cr_assert_not_null(hm, "HOME must be masked");
+	cr_assert(eq(int, hm->kind, SB_MASK_HIDE));
+	cr_assert(eq(sz, hm->nexpose, 1));
+	cr_assert(eq(str, hm->expose[0].path, ws));
+	cr_assert_not_null(dev, "/dev must be the device tmpfs");
+	cr_assert(eq(int, dev->kind, SB_MASK_DEV));
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++)
+		cr_assert_not(strncmp(r->v[i].path, home, strlen(home)) == 0 &&
+			      strncmp(r->v[i].path, ws, strlen(ws)) != 0,
+			      "rule inside the hidden HOME: %s", r->v[i].path);
+	/* what the mask takes is what the plan may add back, and only there */
+	char ssh[400];
+	snprintf(ssh, sizeof ssh, "%s/.ssh", home);
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, ssh) & SB_LL_READ_FILE, SB_LL_READ_FILE));
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, ws), 0));
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, "/etc"), 0));
 	sb_ll_plan_free(plan);
 	sb_profile_free(p);
 	sb_diag_free(d);

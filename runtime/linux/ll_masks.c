@@ -1,0 +1,328 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* ll_masks.c - which denies the plan enforces with masks (mounts in a
+ * private mount namespace) instead of the complement expansion
+ * (docs/linux.md, "Masks").
+ *
+ * A mask point is an existing path where the policy takes away rights that
+ * the tree around it has ("deny read ~/.env" inside a readable workspace).
+ * The mount there removes those rights (sb_ll_mask.removed); the planner
+ * then adds the same rights back to what decide() allows inside the mask
+ * before it places Landlock rules (sb_ll_masks_addback), so the tree
+ * around the mask is uniform and gets one rule.  Sound by construction:
+ * kernel = Landlock rules minus what the mount removes
+ *        <= (decide | removed) - removed <= decide.  */
+#include "runtime/linux/ll_internal.h"
+#include "compiler/common/xalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
+#define R_WRITE (SB_LL_WRITE_FILE | SB_LL_TRUNCATE)
+#define R_CREATE (SB_LL_MAKE_REG | SB_LL_MAKE_DIR | SB_LL_MAKE_SYM | SB_LL_MAKE_FIFO | SB_LL_MAKE_SOCK)
+#define R_UNLINK (SB_LL_REMOVE_FILE | SB_LL_REMOVE_DIR)
+#define R_ALL (R_READ | SB_LL_EXECUTE | R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER)
+#define R_MODIFY (R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER)
+/* a mount point cannot be renamed, removed or replaced (EBUSY) */
+#define R_NODE (R_CREATE | R_UNLINK | SB_LL_REFER)
+
+static bool is_under(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+	if (strcmp(root, "/") == 0)
+		return p[0] == '/';
+	return strncmp(p, root, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+static bool strictly_under(const char *p, const char *root)
+{
+	return is_under(p, root) && strcmp(p, root) != 0;
+}
+
+static char *parent_of(const char *p)
+{
+	char *d = xstrdup(p);
+	char *s = strrchr(d, '/');
+	if (s == d)
+		s[1] = '\0';
+	else if (s)
+		*s = '\0';
+	return d;
+}
+
+const char *sb_ll_mask_kind_name(const sb_ll_mask *m)
+{
+	switch (m->kind) {
+	case SB_MASK_HIDE:
+		return m->is_dir ? "hide-dir" : "hide-file";
+	case SB_MASK_BIND:
+		return m->rdonly ? (m->noexec ? "ro-noexec" : "read-only") : "noexec";
+	case SB_MASK_PIN:
+		return "pin";
+	default:
+		return "dev";
+	}
+}
+
+void sb_ll_masks_clear(sb_ll_masks *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->v[i].path);
+		free(m->v[i].why);
+		for (size_t k = 0; k < m->v[i].nexpose; k++)
+			free(m->v[i].expose[k].path);
+		free(m->v[i].expose);
+	}
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+/* Bound back in: a directory with its subtree, a file only itself (a
+ * "child" of a file is a point that cannot exist).  */
+static bool exposed(const sb_ll_mask *m, const char *p)
+{
+	for (size_t k = 0; k < m->nexpose; k++)
+		if (m->expose[k].is_dir ? is_under(p, m->expose[k].path)
+					: strcmp(p, m->expose[k].path) == 0)
+			return true;
+	return false;
+}
+
+uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point)
+{
+	uint64_t add = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if (strcmp(point, m->path) == 0)
+			add |= m->removed_node;
+		else if (strictly_under(point, m->path) && m->kind != SB_MASK_PIN &&
+			 !exposed(m, point))
+			add |= m->removed;
+	}
+	return add;
+}
+
+int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p)
+{
+	int h = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV) || !is_under(p, m->path) ||
+		    exposed(m, p))
+			continue;
+		h = h ? h : 1;
+		for (size_t k = 0; k < m->nexpose; k++)
+			if (strictly_under(m->expose[k].path, p))
+				h = 2;
+	}
+	return h;
+}
+
+/* Is `p` hidden by a HIDE or DEV mask already planned (and not bound back)?  */
+static const sb_ll_mask *hidden_by(const sb_ll_masks *ms, const char *p)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if ((m->kind == SB_MASK_HIDE || m->kind == SB_MASK_DEV) &&
+		    strictly_under(p, m->path) && !exposed(m, p))
+			return m;
+	}
+	return NULL;
+}
+
+/* The path exists, is no symlink, and is reached through no symlink.  */
+static bool maskable_path(const char *p, struct stat *st, const char **why)
+{
+	if (lstat(p, st) < 0) {
+		*why = "does not exist";
+		return false;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		*why = "is a symlink";
+		return false;
+	}
+	char *r = realpath(p, NULL);
+	bool same = r && strcmp(r, p) == 0;
+	free(r);
+	if (!same) {
+		*why = "is reached through a symlink";
+		return false;
+	}
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
+		*why = "is not a file or directory";
+		return false;
+	}
+	return true;
+}
+
+static sb_ll_mask *add_mask(sb_ll_masks *ms, const char *path, sb_mask_kind kind,
+			    const struct stat *st)
+{
+	if (ms->n == ms->cap) {
+		ms->cap = ms->cap ? 2 * ms->cap : 8;
+		ms->v = xrealloc(ms->v, ms->cap * sizeof *ms->v);
+	}
+	sb_ll_mask *m = &ms->v[ms->n++];
+	memset(m, 0, sizeof *m);
+	m->path = xstrdup(path);
+	m->kind = kind;
+	m->is_dir = S_ISDIR(st->st_mode);
+	m->dev = (unsigned long)st->st_dev;
+	m->ino = (unsigned long)st->st_ino;
+	return m;
+}
+
+static void add_expose(sb_ll_mask *m, const char *path, const struct stat *st)
+{
+	m->expose = xrealloc(m->expose, (m->nexpose + 1) * sizeof *m->expose);
+	m->expose[m->nexpose++] = (sb_ll_expose){ xstrdup(path), S_ISDIR(st->st_mode),
+						  (unsigned long)st->st_dev,
+						  (unsigned long)st->st_ino };
+}
+
+/* Set kind, flags and removed rights from what is taken at the node and
+ * below it; false when no mask expresses it (a literal directory whose
+ * listing alone is denied).  */
+static bool choose_kind(sb_ll_mask *m, uint64_t t_node, uint64_t t_sub)
+{
+	uint64_t t = m->is_dir ? t_sub : t_node;
+	if (t & SB_LL_READ_FILE || (m->is_dir && (t & SB_LL_READ_DIR))) {
+		m->kind = SB_MASK_HIDE;
+		m->removed = R_ALL | SB_LL_IOCTL_DEV;
+	} else if (t & (R_MODIFY | SB_LL_EXECUTE)) {
+		m->kind = SB_MASK_BIND;
+		m->rdonly = (t & R_MODIFY) != 0;
+		m->noexec = (t & SB_LL_EXECUTE) != 0;
+		m->removed = (m->rdonly ? R_MODIFY : 0) | (m->noexec ? SB_LL_EXECUTE : 0);
+	} else if (m->is_dir && !(t_node & (R_READ | SB_LL_EXECUTE))) {
+		m->kind = SB_MASK_PIN;     /* only the node: no rename, no replace */
+		m->removed = 0;
+		m->removed_node = R_NODE | R_WRITE;
+		return true;
+	} else {
+		return false;
+	}
+	m->removed_node = m->removed | R_NODE;
+	return true;
+}
+
+static void note(sb_ll_rules *r, const char *fmt, const char *a, const char *b)
+{
+	sb_ll_rules_note(r, SB_LL_NOTE_NARROWER, NULL, 0, fmt, a, b);
+}
+
+static int cmp_mask(const void *a, const void *b)
+{
+	return strcmp(((const sb_ll_mask *)a)->path, ((const sb_ll_mask *)b)->path);
+}
+
+static const char *const dev_allow[] = {
+	"/dev/full", "/dev/null", "/dev/ptmx", "/dev/pts", "/dev/random", "/dev/shm",
+	"/dev/tty", "/dev/urandom", "/dev/zero",
+};
+
+void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
+{
+	sb_ll_masks *ms = &plan->masks;
+	/* forced denies first: a candidate below a hidden runtime dir is hidden */
+	for (size_t j = 0; j < in->ncand + in->nforced; j++) {
+		bool forced = j < in->nforced;
+		size_t i = forced ? j + in->ncand : j - in->nforced;
+		const char *c = forced ? in->forced[i - in->ncand] : in->cand[i];
+		if (strcmp(c, "/") == 0 || (!forced && is_under(c, "/dev")))
+			continue;
+		if (hidden_by(ms, c)) {
+			if (forced)
+				in->forced_masked[i - in->ncand] = true;
+			continue;
+		}
+		char *par = parent_of(c);
+		uint64_t up = in->allowed_below(in->ctx, par) & R_ALL;
+		free(par);
+		struct stat st;
+		const char *why = NULL;
+		if (forced && strcmp(c, "/dev") == 0) {
+			if (!(up & R_READ) || lstat(c, &st) < 0 || !S_ISDIR(st.st_mode))
+				continue;
+			sb_ll_mask *m = add_mask(ms, c, SB_MASK_DEV, &st);
+			m->removed = R_ALL | SB_LL_IOCTL_DEV;
+			m->removed_node = R_MODIFY | SB_LL_EXECUTE;
+			m->why = xstrdup("devices: only the allowlist is bound in");
+			for (size_t k = 0; k < sizeof dev_allow / sizeof *dev_allow; k++) {
+				struct stat ds;
+				if (strcmp(dev_allow[k], "/dev/shm") == 0 && !in->allow_shm)
+					continue;
+				if (lstat(dev_allow[k], &ds) == 0 && !S_ISLNK(ds.st_mode))
+					add_expose(m, dev_allow[k], &ds);
+			}
+			in->forced_masked[i - in->ncand] = true;
+			continue;
+		}
+		uint64_t t_node, t_sub;
+		if (forced) {
+			t_node = t_sub = up & in->forced_mask[i - in->ncand];
+		} else {
+			uint64_t an = in->allowed(in->ctx, c);
+			uint64_t ag = in->allowed_below(in->ctx, c);
+			t_node = up & ~an;
+			t_sub = up & ~ag;
+		}
+		if (!(t_node | t_sub))
+			continue;
+		if (!maskable_path(c, &st, &why)) {
+			note(&plan->r, "%s: not masked (it %s): the complement expansion enforces "
+				       "this deny", c, why);
+			if (strcmp(why, "does not exist") == 0 && !forced)
+				in->missing(in->ctx, c);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			t_sub = t_node;
+		sb_ll_mask probe = { .is_dir = S_ISDIR(st.st_mode) };
+		if (!choose_kind(&probe, t_node, t_sub)) {
+			note(&plan->r, "%s: not masked (%s): the complement expansion enforces it", c,
+			     "a listing-only deny of a directory");
+			continue;
+		}
+		sb_ll_mask *m = add_mask(ms, c, probe.kind, &st);
+		m->rdonly = probe.rdonly;
+		m->noexec = probe.noexec;
+		m->removed = probe.removed;
+		m->removed_node = probe.removed_node;
+		if (forced) {
+			m->why = xstrdup(in->forced_why ? in->forced_why[i - in->ncand] : "forced deny");
+			in->forced_masked[i - in->ncand] = true;
+		} else {
+			m->why = xstrdup(t_sub & R_READ || t_node & SB_LL_READ_FILE ? "deny read"
+					 : t_sub & R_MODIFY ? "deny write" : t_node & R_MODIFY
+					 ? "deny rename/replace of the node" : "deny exec");
+			in->src(in->ctx, c, &m->src_file, &m->src_line);
+		}
+		if (m->kind != SB_MASK_HIDE || !m->is_dir)
+			continue;
+		/* re-allowed descendants (the workspace inside a denied home) are
+		 * bound back in; only the topmost of nested ones.  */
+		for (size_t k = 0; k < in->ncand; k++) {
+			const char *q = in->cand[k];
+			if (!strictly_under(q, c) || exposed(m, q))
+				continue;
+			uint64_t aq = in->allowed(in->ctx, q);
+			struct stat qs;
+			const char *qwhy = NULL;
+			if (!(aq & SB_LL_READ_FILE))
+				continue;
+			if (!maskable_path(q, &qs, &qwhy)) {
+				if (strcmp(qwhy, "does not exist") != 0)
+					note(&plan->r, "%s: re-allowed inside a hidden tree but it %s: "
+						       "stays hidden", q, qwhy);
+				continue;
+			}
+			add_expose(m, q, &qs);
+		}
+	}
+	qsort(ms->v, ms->n, sizeof *ms->v, cmp_mask);   /* parents before children */
+}
+#endif /* __linux__ */

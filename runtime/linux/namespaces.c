@@ -1,0 +1,115 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* namespaces.c - the private mount namespace the masks live in
+ * (docs/linux.md, "Masks").  Root gets a new mount namespace only; anyone
+ * else gets a new user namespace that maps their own uid and gid to
+ * themselves (files keep their owners, git sees no "dubious ownership"),
+ * and a mount namespace owned by it.  Every mount is made private first,
+ * so nothing made here propagates out and nothing mounted outside later
+ * propagates in.  */
+#include "runtime/linux/ll_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	ssize_t w = write(fd, text, n);
+	int e = errno;
+	close(fd);
+	if (w != (ssize_t)n) {
+		errno = w < 0 ? e : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int sb_ns_enter(bool userns, const char **step)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	*step = "unshare";
+	if (unshare(CLONE_NEWNS | (userns ? CLONE_NEWUSER : 0)) < 0)
+		return -1;
+	if (userns) {
+		char map[64];
+		*step = "writing /proc/self/setgroups";
+		if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+			return -1;
+		*step = "writing /proc/self/uid_map";
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+		if (write_file("/proc/self/uid_map", map) < 0)
+			return -1;
+		*step = "writing /proc/self/gid_map";
+		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+		if (write_file("/proc/self/gid_map", map) < 0)
+			return -1;
+	}
+	/* Before any mount: a copied namespace keeps shared propagation, and a
+	 * mask that propagated out would change the host.  */
+	*step = "making every mount private";
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -1;
+	return 0;
+}
+
+bool sb_ns_masks_available(bool *userns, char *why, size_t whylen)
+{
+	*userns = geteuid() != 0;
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return false;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		const char *step = "";
+		char msg[200];
+		int rc = sb_ns_enter(*userns, &step);
+		/* AppArmor's unprivileged-userns restriction lets unshare succeed
+		 * and refuses the first mount: try one.  Only in this child's
+		 * private namespace, after the propagation change above.  */
+		if (rc == 0) {
+			step = "mounting a tmpfs";
+			rc = mount("tmpfs", "/", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				   "size=4k,nr_inodes=4,mode=0000");
+		}
+		if (rc < 0) {
+			int n = snprintf(msg, sizeof msg, "%s: %s", step, strerror(errno));
+			if (n > 0 && write(pfd[1], msg, (size_t)n) < 0)
+				_exit(2);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	close(pfd[1]);
+	char buf[200];
+	ssize_t n = read(pfd[0], buf, sizeof buf - 1);
+	close(pfd[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return true;
+	buf[n > 0 ? n : 0] = '\0';
+	snprintf(why, whylen, "%s%s", *userns ? "user namespace: " : "mount namespace: ",
+		 n > 0 ? buf : "the probe failed");
+	return false;
+}
+#endif /* __linux__ */

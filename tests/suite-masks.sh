@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# suite-masks.sh - Linux masks (docs/linux.md, "Masks"): real work under a
+# deny inside an allowed tree, as root and as uid 65534.
+#  * omp-protect-git.sbx: real git (add, commit, branch, checkout, rebase,
+#    init of a nested repository), touch/mkdir/mv/rm at the top of the
+#    workspace, a Python venv, ls; .git/hooks and .git/config unchanged.
+#  * a .env deny: listing and new files beside it work, its content never
+#    appears, it cannot be moved, replaced or linked.
+#  * a deny of a path that does not exist narrows its directory: warned at
+#    launch, in words; the fallback without namespaces is warned and
+#    --mechanism masks refuses.
+#  * the two plan bugs: an unrelated bind mount is not an alias of /; a
+#    procfs below an allowed root gets no write rule.
+# Runs in a private mount namespace: tmpfs /home and /mnt, a passwd copy
+# naming the throwaway homes (the real /root is never touched).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+B=${B:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+SBRUN=$B/bin/sbrun
+SBC=$B/bin/sbc
+SHIM=$B/test-bin/nouserns_shim
+
+if [ -z "${SBX_MASKS_IN_NS:-}" ]; then
+	for f in "$SBRUN" "$SBC" "$SHIM"; do [ -x "$f" ] || { echo "FAIL: missing $f"; exit 1; }; done
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for a private mount namespace"; exit 77; }
+	command -v git >/dev/null || { echo "SKIP: git missing"; exit 77; }
+	if ! "$SBRUN" --doctor >/dev/null 2>&1; then echo "SKIP: Landlock unavailable"; exit 77; fi
+	SBX_MASKS_IN_NS=1 exec unshare -m --propagation private bash "$0" "$@"
+fi
+
+npass=0 nfail=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+
+mount -t tmpfs -o mode=0755 tmpfs /home || exit 1
+mount -t tmpfs -o mode=0755 tmpfs /mnt || exit 1
+S=/mnt/.state; mkdir -p $S; chmod 0711 $S
+awk -F: -v OFS=: '$3 == 0 { $6 = "/home/root-m" } $3 == 65534 { $6 = "/home/user-m" } { print }' \
+	/etc/passwd >$S/passwd
+chmod 0644 $S/passwd
+mount --bind $S/passwd /etc/passwd || exit 1
+P=/mnt/profiles; mkdir -p $P
+cp -r "$ROOT"/examples/. $P/
+printf 'include "omp.sbx";\ndeny read exactly workspace/.env;\n' >$P/omp-env.sbx
+for x in omp omp-protect-git omp-env; do
+	"$SBC" -o $P/$x.sb $P/$x.sbx || { echo "FAIL: sbc $x"; exit 1; }
+done
+chmod -R a+rX $P
+cleanup() {
+	while read -r m; do umount -l "$m" 2>/dev/null; done < <(awk '$2 ~ /^\/tmp\/sbx-masks-/ {print $2}' /proc/self/mounts)
+	rm -rf /tmp/sbx-masks-* 2>/dev/null
+}
+trap cleanup EXIT
+
+as_id() {
+	if [ "$ID" = user ]; then setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; else "$@"; fi
+}
+# run PROFILE CMD: run CMD (a bash script) under sbrun from the workspace
+run() {
+	local prof=$1; shift
+	(cd "$H/proj" && as_id env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$H" LANG=C \
+		"$SBRUN" "${MECHOPT[@]}" $P/$prof.sb -- /bin/bash --noprofile --norc -c "$*" 2>&1)
+}
+MECHOPT=()
+
+make_home() {
+	rm -rf "$H"; mkdir -p "$H/proj" "$H/.omp" "$H/.ssh"
+	echo "SBX-KEY-$ID" >"$H/.ssh/id_rsa"
+	(cd "$H/proj" && git init -q -b main . && echo one >a.txt && git add a.txt &&
+		git -c user.name=t -c user.email=t@x commit -qm one && printf '#!/bin/sh\nexit 0\n' >.git/hooks/pre-commit &&
+		chmod +x .git/hooks/pre-commit)
+	chown -R "$OWNER" "$H"
+}
+sums() { (cd "$H/proj" && sha256sum .git/config .git/hooks/* 2>/dev/null); }
+
+for ID in root user; do
+	if [ $ID = root ]; then H=/home/root-m OWNER=0:0; else H=/home/user-m OWNER=65534:65534; fi
+
+	# ---- omp-protect-git: the protected names exist (masks need paths) ----
+	make_home
+	for f in .gitmodules .envrc .bashrc .bash_profile .zshrc .zshenv .zprofile .profile; do
+		: >"$H/proj/$f"
+	done
+	chown "$OWNER" "$H"/proj/.[a-z]*
+	before=$(sums)
+	out=$(run omp-protect-git '
+		set -e
+		git() { command git -c user.name=t -c user.email=t@x "$@"; }
+		echo two >>a.txt; git add a.txt; git commit -qm two
+		git branch feature; git checkout -q feature
+		echo f >f.txt; git add f.txt; git commit -qm feature
+		git checkout -q main; echo m >m.txt; git add m.txt; git commit -qm main
+		git checkout -q feature; git rebase -q main; git checkout -q main
+		touch newfile; mkdir newdir; mv newfile newdir/; rm -r newdir
+		ls >/dev/null; ls / >/dev/null
+		(mkdir nested && cd nested && git init -q && echo n >n && git add n && git commit -qm n)
+		python3 -m venv .venv && .venv/bin/python -c "print(1)" >/dev/null
+		echo WORKLOAD-OK
+		set +e
+		echo evil >>.git/hooks/pre-commit && echo ESCAPED-hook
+		echo evil >.git/hooks/post-checkout && echo ESCAPED-newhook
+		git config core.hooksPath /tmp && echo ESCAPED-config
+		mv .git .git-old && echo ESCAPED-mvgit
+		rm -rf .git/hooks && echo ESCAPED-rmhooks
+		echo x >>.envrc && echo ESCAPED-envrc
+		true')
+	check "[$ID] omp-protect-git: git add/commit/branch/checkout/rebase, touch/mkdir/mv/rm, venv, ls work" \
+		grep -q WORKLOAD-OK <<<"$out"
+	[ -n "${SBX_MASKS_VERBOSE:-}" ] && sed 's/^/    | /' <<<"$out"
+	check "[$ID] omp-protect-git: hooks, .git/config and .envrc could not be changed" \
+		bash -c '! grep -q ESCAPED <<<"$1"' _ "$out"
+	check "[$ID] omp-protect-git: .git/config and hooks unchanged on disk" \
+		test "$before" = "$(sums)"
+	check "[$ID] omp-protect-git: the commits landed" \
+		bash -c '[ "$(git -c safe.directory="*" -C "$1" log --oneline main | wc -l)" -ge 3 ] && git -c safe.directory="*" -C "$1" log --oneline feature | grep -q feature' _ "$H/proj"
+	grep -q WORKLOAD-OK <<<"$out" || sed 's/^/    | /' <<<"$out" | tail -15
+
+	# ---- omp-protect-git: missing protected names narrow the top: warned ----
+	make_home
+	out=$(run omp-protect-git 'touch newfile 2>&1 && echo CREATED; git add a.txt && echo ADDED')
+	check "[$ID] a deny of a missing path is warned at launch, with the directory and the fix" \
+		bash -c 'grep -q "new files cannot be created directly in $2" <<<"$1" && grep -q "create them before the launch" <<<"$1"' _ "$out" "$H/proj"
+	check "[$ID] ... and git add still works there (.git is masked, not expanded)" grep -q ADDED <<<"$out"
+
+	# ---- a .env deny ----
+	make_home
+	echo "SBX-ENV-SECRET-$ID" >"$H/proj/.env"; chown "$OWNER" "$H/proj/.env"
+	out=$(run omp-env '
+		ls -a | grep -qx .env && echo LISTED
+		git status --porcelain >/dev/null && echo GITSTATUS
+		echo back >new.txt && [ "$(cat new.txt)" = back ] && mkdir d && mv new.txt d/ && rm -r d && echo CREATED
+		cat .env 2>&1 | grep -q "Permission denied" && echo CAT-DENIED; cp .env /tmp/stolen-$$ && cat /tmp/stolen-$$
+		mv .env x && echo ESCAPED-mv
+		rm .env && echo ESCAPED-rm
+		ln .env hard && cat hard && echo ESCAPED-ln
+		ln -sf /etc/passwd .env && echo ESCAPED-symlink
+		echo x >.env && echo ESCAPED-write
+		python3 -m venv .venv && echo VENV
+		true')
+	check "[$ID] .env deny: listing, git status, create/read back/mv/rm beside it, venv work" \
+		bash -c 'for w in LISTED GITSTATUS CREATED VENV CAT-DENIED; do grep -q $w <<<"$1" || exit 1; done' _ "$out"
+	check "[$ID] .env deny: its content never appears; no move, unlink, link, replace or write" \
+		bash -c '! grep -q -e SBX-ENV-SECRET -e ESCAPED <<<"$1"' _ "$out"
+	check "[$ID] .env deny: the file is unchanged on disk" \
+		test "$(cat "$H/proj/.env")" = "SBX-ENV-SECRET-$ID"
+	grep -q VENV <<<"$out" || sed 's/^/    | /' <<<"$out" | tail -15
+
+	# ---- L8/L9 gone: ls /, listing around the home, new entries beside it ----
+	mkdir -p /home/late-$ID
+	out=$(run omp 'ls / >/dev/null && echo ROOT-LISTED; ls /home | grep -q late && echo HOME-LISTED; ls "$HOME" >/dev/null 2>&1 || echo HOME-DENIED; cat /home/late-'$ID'/f')
+	echo late >/home/late-$ID/f
+	out2=$(run omp '
+		sleep 0; cat /home/late-'$ID'/f')
+	check "[$ID] ls / and ls /home work; \$HOME stays unlistable" \
+		bash -c 'grep -q ROOT-LISTED <<<"$1" && grep -q HOME-LISTED <<<"$1" && grep -q HOME-DENIED <<<"$1"' _ "$out"
+	check "[$ID] a new entry beside \$HOME is readable as the policy says" grep -q late <<<"$out2"
+	rm -rf /home/late-$ID
+
+	# ---- fallback: no namespaces ----
+	make_home
+	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SHIM" "$SBRUN" $P/omp-protect-git.sb -- /bin/true 2>&1)
+	check "[$ID] without namespaces: the fallback is warned at launch" \
+		bash -c 'grep -q "masks unavailable" <<<"$1"' _ "$out"
+	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SHIM" "$SBRUN" --plan $P/omp.sb 2>&1)
+	check "[$ID] without namespaces: --plan names the complement and why" \
+		bash -c 'grep -q "^# mechanism: complement expansion; masks unavailable" <<<"$1"' _ "$out"
+	rc=0; out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SHIM" "$SBRUN" --mechanism masks $P/omp.sb -- /bin/true 2>&1) || rc=$?
+	check "[$ID] --mechanism masks refuses (78) where namespaces cannot be had" \
+		bash -c '[ "$1" = 78 ] && grep -q "masks were demanded" <<<"$2"' _ "$rc" "$out"
+	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SBRUN" --plan $P/omp.sb 2>&1)
+	check "[$ID] --plan names the masks" \
+		bash -c 'grep -q "^# mechanism: masks" <<<"$1" && grep -q "^mask hide-dir  $2 " <<<"$1"' _ "$out" "$H"
+done
+
+# ---- the two plan bugs (root: they need mounts made before the launch) ----
+ID=root H=/home/root-m OWNER=0:0
+make_home
+X=$(mktemp -d /tmp/sbx-masks-XXXXXX)
+mkdir -p $X/bind $X/chroot/proc
+mount --bind /usr/share/doc $X/bind
+for mech in complement masks; do
+	MECHOPT=(--mechanism $mech)
+	plan=$(cd "$H/proj" && "$SBRUN" --mechanism $mech --plan $P/omp.sb 2>&1)
+	check "[$mech] an unrelated bind mount is not an alias of /" \
+		bash -c '! grep -q "bind-mount alias of /," <<<"$1"' _ "$plan"
+	out=$(run omp "touch $X/new-$mech && echo TMP-WRITABLE")
+	check "[$mech] /tmp stays writable with a bind mount below it" grep -q TMP-WRITABLE <<<"$out"
+done
+umount $X/bind
+mount -t proc proc $X/chroot/proc
+for mech in complement masks; do
+	MECHOPT=(--mechanism $mech)
+	out=$(run omp "echo x > $X/chroot/proc/self/comm && echo ESCAPED-comm; cat $X/chroot/proc/self/status >/dev/null && echo PROC-READABLE")
+	check "[$mech] a procfs below /tmp gets no write right (/tmp/.../proc/self/comm)" \
+		bash -c '! grep -q ESCAPED-comm <<<"$1" && grep -q PROC-READABLE <<<"$1"' _ "$out"
+done
+MECHOPT=()
+umount $X/chroot/proc
+
+echo
+echo "masks: $npass passed, $nfail failed"
+[ $nfail -eq 0 ]
