@@ -68,7 +68,9 @@ clib = $(B)/lib/libsbc-$(1).a
 rlib = $(B)/lib/libsbrt-$(1).a
 rtlib = $(B)/lib/libsbrt-$(1)-test.a
 # Link order: users before what they use.
-C_LINK    := $(foreach s,cli driver lower check front eval sbpl ir common,$(call clib,$(s)))
+# sbc's cli binds this machine's values for explain and diff exactly as the
+# launcher does, through the runtime's common stage (docs/architecture.md).
+C_LINK    := $(call clib,cli) $(call rlib,common) $(foreach s,driver lower check front eval sbpl ir common,$(call clib,$(s)))
 # What the runtime's own archives may use of the compiler (no front end,
 # no check pass, no lowering): docs/architecture.md.
 C_RT_LINK := $(foreach s,eval sbpl ir common,$(call clib,$(s)))

@@ -30,7 +30,7 @@ fi
 # explain INPUT OP PATH WANT_STATUS WANT_LINE LABEL
 explain() {
 	local input=$1 op=$2 path=$3 want=$4 line=$5 label=$6 out rc
-	out=$("$SBC" explain "$input" --op "$op" --path "$path" 2>"$tmp/err")
+	out=$("$SBC" explain --sample "$input" --op "$op" --path "$path" 2>"$tmp/err")
 	rc=$?
 	if [ "$rc" -ne "$want" ]; then
 		fail "$label: exit $rc, want $want: $out $(cat "$tmp/err")"
@@ -52,8 +52,9 @@ for input in "$POLICY" "$tmp/omp.sb"; do
 	explain "$input" list '~' 1 "$home_deny_line" "$kind: listing \$HOME denied"
 done
 
-# Sample params are printed; -D overrides them.
-out=$("$SBC" explain "$POLICY" --op read --path /Users/alice/.ssh/id_rsa -D HOME=/Users/alice 2>&1)
+# --sample: the sample params are printed; -D overrides them.  (This
+# machine's bindings are tested in suite-workloads.sh, inside a throwaway home.)
+out=$("$SBC" explain --sample "$POLICY" --op read --path /Users/alice/.ssh/id_rsa -D HOME=/Users/alice 2>&1)
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q 'HOME=/Users/alice ' <<<"$out" && grep -q 'WORKSPACE=.*(sample)' <<<"$out"; then
 	pass "explain binds -D HOME and prints the sample WORKSPACE"
@@ -62,7 +63,7 @@ else
 fi
 
 # JSON output is one valid object.
-out=$("$SBC" explain "$POLICY" --op stat --path '~' --format=json 2>&1)
+out=$("$SBC" explain --sample "$POLICY" --op stat --path '~' --format=json 2>&1)
 if command -v python3 >/dev/null; then
 	if python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["decision"]=="allow" and d["rule"]["policy"]["line"]>0' <<<"$out"; then
 		pass "explain --format=json is valid and complete"
@@ -91,7 +92,7 @@ fi
 # diff: DIFF OLD NEW WANT LABEL
 diffcheck() {
 	local old=$1 new=$2 want=$3 label=$4 out rc
-	out=$("$SBC" diff "$old" "$new" 2>&1)
+	out=$("$SBC" diff --sample "$old" "$new" 2>&1)
 	rc=$?
 	if [ "$rc" -eq "$want" ]; then
 		pass "$label (exit $rc)"
@@ -114,7 +115,7 @@ else
 		pass "diff names the newly allowed path" || fail "diff output: $(cat "$tmp/last-diff")"
 	diffcheck "$tmp/wide.sbx" "$POLICY" 1 "diff: the reverse is narrowing only"
 	if command -v python3 >/dev/null; then
-		out=$("$SBC" diff --format=json "$POLICY" "$tmp/wide.sbx" 2>&1)
+		out=$("$SBC" diff --sample --format=json "$POLICY" "$tmp/wide.sbx" 2>&1)
 		if python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); c=d["changes"][0]; assert d["widening"] and c["widening"] and c["new"]["policy_line"]>0 and "file-write-data" in c["operations"]' <<<"$out"; then
 			pass "diff --format=json is valid and names the new rule's policy line"
 		else

@@ -177,7 +177,7 @@ echo "$out" > "$T/printed.sb"
 if [ -x "$B/bin/sbc" ]; then
 	bad=""
 	while read -r want op path; do
-		got=$("$B/bin/sbc" explain "$T/printed.sb" --op "$op" --path "$path" 2>/dev/null | head -1 | cut -d: -f1)
+		got=$("$B/bin/sbc" explain --sample "$T/printed.sb" --op "$op" --path "$path" 2>/dev/null | head -1 | cut -d: -f1)
 		[ "$got" = "$want" ] || bad="$bad [$op $path: $got, want $want]"
 	done <<-EOF
 	allow write $H/a/b/x

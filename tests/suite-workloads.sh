@@ -70,7 +70,7 @@ canary netrc >"$H/.netrc"
 canary pypirc >"$H/.pypirc"
 canary cargo >"$H/.cargo/credentials.toml"
 canary env >"$H/.env"
-printf '//registry.npmjs.org/:_authToken=%s' "$(canary npmrc)" >"$H/.npmrc"
+printf 'registry=http://registry.example.test/\n//registry.example.test/:_authToken=%s' "$(canary npmrc)" >"$H/.npmrc"
 # every other entry of the sensitive list (compiler/common/sensitive.c) that
 # is not a preset's read-only git configuration file
 while IFS= read -r rel; do
@@ -273,6 +273,80 @@ if grep -q "^;; environment: npm_config_cache=$H/.cache/omp-sandbox/npm$" <<<"$o
 	grep -q "(subpath \"$H/.local/bin\")" <<<"$out"; then
 	pass "--print-profile shows the presets, the cache environment and the bound grants"
 else fail "--print-profile: $(head -20 <<<"$out")"; fi
+
+# ---- cookbook recipes (docs/cookbook.md) ----
+# "Use a private registry": ~/.npmrc on purpose
+sbx -- 'npm config get registry'
+r_default=$out
+sbx OMP_SANDBOX_EXTRA_READ="$H/.npmrc" OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- 'npm config get registry'
+if grep -qx 'https://registry.npmjs.org/' <<<"$r_default" && grep -qx 'http://registry.example.test/' <<<"$out"; then
+	pass "cookbook: ~/.npmrc is ignored by default and applies with EXTRA_READ + CONFIRM_SENSITIVE_READ"
+else fail "cookbook npmrc: default=$r_default; granted=$out"; fi
+# "A directory of your own": created first, then granted
+mkdir -p "$H/shared-cache"
+sbx OMP_SANDBOX_EXTRA_WRITE="$H/shared-cache" OMP_SANDBOX_EXTRA_READ="$H/shared-cache" -- 'echo x >~/shared-cache/f && cat ~/shared-cache/f'
+if [ $rc = 0 ] && grep -qx x <<<"$out" && ! grep -q grant-missing <<<"$out"; then
+	pass "cookbook: an existing directory granted with EXTRA_WRITE + EXTRA_READ is writable and readable"
+else fail "cookbook extra dir (exit $rc): $out"; fi
+# "git: included configuration files"
+mkdir -p "$H/.gitconfig.d"
+printf '[alias]\n\tst = status --short\n' >"$H/.gitconfig.d/aliases"
+cp "$H/.gitconfig" "$T/gitconfig.orig"
+printf '[include]\n\tpath = ~/.gitconfig.d/aliases\n' >>"$H/.gitconfig"
+sbx -- 'cd repo && git st'
+r_plain=$rc
+sbx OMP_SANDBOX_EXTRA_READ="$H/.gitconfig.d" -- 'cd repo && git st && echo st-ok'
+if [ $r_plain != 0 ] && [ $rc = 0 ] && grep -qx st-ok <<<"$out"; then
+	pass "cookbook: a file included from ~/.gitconfig needs EXTRA_READ, and works with it"
+else fail "cookbook git include: without=$r_plain with=$rc $out"; fi
+cp "$T/gitconfig.orig" "$H/.gitconfig"
+# "Protect .git/hooks": the example policy under sbrun
+SBRUN=$B/bin/sbrun
+if "$B/bin/sbc" -o "$T/protect.sb" "$root/examples/omp-protect-git.sbx" 2>"$T/sbc.err"; then
+	out=$(cd "$H/proj/repo" && /usr/bin/env -i PATH="$PATHV" HOME="$H" LANG=C.UTF-8 "$SBRUN" "$T/protect.sb" \
+		/bin/sh -c 'echo evil >.git/hooks/pre-commit; echo three >>a.txt && git commit -qam third && git log -1 --format=%s' 2>&1)
+	if grep -qx third <<<"$out" && [ ! -e "$H/proj/repo/.git/hooks/pre-commit" ]; then
+		pass "cookbook: omp-protect-git.sbx keeps .git/hooks read-only while git commit works"
+	else fail "cookbook protect-git: $out"; fi
+else fail "cookbook protect-git: sbc: $(cat "$T/sbc.err")"; fi
+# "A preset of your own"
+mkdir -p "$H/.mytool"
+echo mytool-data >"$H/.mytool/data"
+printf 'include "%s/examples/omp.sbx";\ninclude "mine/mytool.sbx";\n' "$root" >"$T/mine.sbx"
+mkdir -p "$T/mine"
+printf 'preset "mytool";\nallow read ~/.mytool;\n' >"$T/mine/mytool.sbx"
+if "$B/bin/sbc" --check "$T/mine.sbx" 2>"$T/sbc.err" && "$B/bin/sbc" -o "$T/mine.sb" "$T/mine.sbx" 2>>"$T/sbc.err"; then
+	on=$(cd "$H/proj" && /usr/bin/env -i PATH="$PATHV" HOME="$H" "$SBRUN" "$T/mine.sb" /bin/cat "$H/.mytool/data" 2>&1)
+	off=$(cd "$H/proj" && /usr/bin/env -i PATH="$PATHV" HOME="$H" OMP_SANDBOX_TOOLS=git "$SBRUN" "$T/mine.sb" /bin/cat "$H/.mytool/data" 2>&1)
+	if grep -qx mytool-data <<<"$on" && ! grep -q mytool-data <<<"$off"; then
+		pass "cookbook: a preset of your own is on by default and off when OMP_SANDBOX_TOOLS leaves it out"
+	else fail "cookbook own preset: on=$on off=$off"; fi
+else fail "cookbook own preset: $(cat "$T/sbc.err")"; fi
+
+# ---- sbc explain / diff answer for this machine ----
+SBC=$B/bin/sbc
+ex() { (cd "$H/proj" && /usr/bin/env -i PATH=/usr/bin:/bin HOME="$H" "$@" 2>&1); }
+out=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.ssh/id_rsa')
+r1=$?
+out2=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.gitconfig')
+r2=$?
+out3=$(ex OMP_SANDBOX_TOOLS=none "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.gitconfig')
+r3=$?
+if [ $r1 = 1 ] && grep -q "^deny: file-read-data $H/.ssh/id_rsa$" <<<"$out" &&
+	grep -q "HOME=$H WORKSPACE=$H/proj " <<<"$out" && grep -q '^bindings: this machine' <<<"$out" &&
+	[ $r2 = 0 ] && grep -q 'policy: tools/git.sbx:' <<<"$out2" && [ $r3 = 1 ] && grep -q 'TOOL_GIT=off' <<<"$out3"; then
+	pass "sbc explain binds this machine's values as the launcher would (home, workspace, OMP_SANDBOX_TOOLS)"
+else fail "sbc explain on this machine: $r1 $out / $r2 $out2 / $r3 $out3"; fi
+out=$(ex "$SBC" explain "$root/examples/omp.sbx" --op read --path '~/.ssh/id_rsa' --sample)
+if grep -q '^deny: file-read-data /Users/me/.ssh/id_rsa$' <<<"$out" && grep -q '^bindings: the documented samples' <<<"$out"; then
+	pass "sbc explain --sample binds the documented sample values and says so"
+else fail "explain --sample: $out"; fi
+printf 'include "%s/examples/omp.sbx";\nallow read ~/.ssh acknowledge sensitive "test";\n' "$root" >"$T/wider.sbx"
+out=$(ex "$SBC" diff "$root/examples/omp.sbx" "$T/wider.sbx")
+r=$?
+if [ $r = 2 ] && grep -q "$H/.ssh" <<<"$out" && grep -q 'bindings: this machine' <<<"$out"; then
+	pass "sbc diff names this machine's paths (~/.ssh widening: exit 2)"
+else fail "sbc diff on this machine (exit $r): $(head -c 600 <<<"$out")"; fi
 
 echo "workloads [$me]: $npass passed, $nfail failed"
 [ $nfail = 0 ]

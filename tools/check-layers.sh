@@ -27,7 +27,7 @@ table=(
 	"$(c sbpl)|$(c ir common)"
 	"$(c eval)|$(c ir common)"
 	"$(c driver)|$(c lower check front eval sbpl ir common)"
-	"$(c cli)|$C_ALL"
+	"$(c cli)|$(r common) $C_ALL"
 	"$(r common)|$C_RT"
 	"$(r macos)|$(r common) $C_RT"
 	"$(r linux)|$(r common) $C_RT"

@@ -452,25 +452,28 @@ static bool has_forms(const sb_profile *p)
 typedef struct diff_opts {
 	const char *old_file, *new_file;
 	bool json;
+	bool sample;    /* --sample: the documented sample values, not this machine's */
 	sb_bindings defs;
 } diff_opts;
 
 static void diff_usage(FILE *f)
 {
-	fputs("usage: sbc diff OLD NEW [-D NAME=VALUE]... [--format=text|json]\n"
+	fputs("usage: sbc diff OLD NEW [-D NAME=VALUE]... [--sample] [--format=text|json]\n"
 	      "\n"
 	      "Compare two policies (.sbx) or profiles (.sb) by their decisions: for every\n"
 	      "operation, the paths whose decision changed, with the deciding rules on both\n"
 	      "sides.  Formatting and order changes that decide the same give no output.\n"
-	      "Unbound params get the sample values of sbc explain.\n"
+	      "Params are bound as sbrun would bind them on this machine (see sbc explain\n"
+	      "--help); --sample binds the documented sample values instead.\n"
 	      "\n"
 	      "exit status: 0 no change, 1 only narrowing, 2 any widening, 3 error.\n", f);
 }
 
 static int parse_diff_args(diff_opts *o, int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256 };
+	enum { OPT_FORMAT = 256, OPT_SAMPLE };
 	static const struct option longopts[] = {
+		{ "sample", no_argument, NULL, OPT_SAMPLE },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -483,6 +486,9 @@ static int parse_diff_args(diff_opts *o, int argc, char **argv)
 		case 'h':
 			diff_usage(stdout);
 			return 0;
+		case OPT_SAMPLE:
+			o->sample = true;
+			break;
 		case 'D':
 			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
 				fprintf(stderr, "sbc diff: error: -D '%s': %s\n", optarg, why);
@@ -579,6 +585,9 @@ int sb_cmd_diff(int argc, char **argv)
 		goto out;
 	sb_eval_bindings(a, &o.defs, &used, &samples);
 	sb_eval_bindings(b, &o.defs, &used, &samples);
+	const sb_profile *both[2] = { a, b };
+	if (!o.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
+		goto out;
 	ba = sb_profile_bind(a, &used, NULL, NULL);
 	bb = sb_profile_bind(b, &used, NULL, NULL);
 	sb_probes_add_profile(&probes, ba);
@@ -649,8 +658,9 @@ int sb_cmd_diff(int argc, char **argv)
 		narrow = true;
 	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
 	if (o.json) {
-		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"params\":{",
-			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n);
+		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"bindings\":\"%s\",\"params\":{",
+			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n,
+			o.sample ? "sample" : "machine");
 		for (size_t i = 0; i < used.n; i++) {
 			fputs(i ? "," : "", stdout);
 			sb_json_string(stdout, used.v[i].name);
@@ -670,7 +680,7 @@ int sb_cmd_diff(int argc, char **argv)
 		for (size_t i = 0; i < samples.n; i++)
 			if (samples.v[i].nvalues == 1)
 				printf(", %s=%s sample", samples.v[i].name, samples.v[i].values[0]);
-		printf(")\n");
+		printf("; bindings: %s)\n", o.sample ? "the documented samples" : "this machine, as sbrun would bind them");
 	}
 out:
 	sb_diag_flush(d);

@@ -29,13 +29,14 @@ typedef struct explain_opts {
 	const char *vnode_name;
 	const char *host_arg;        /* --host NAME[:PORT] */
 	bool json;
+	bool sample;    /* --sample: the documented sample values, not this machine's */
 	sb_bindings defs;
 } explain_opts;
 
 static void explain_usage(FILE *f)
 {
 	fputs("usage: sbc explain POLICY.sbx|PROFILE.sb --op OP --path PATH [--vnode TYPE]\n"
-	      "                   [-D NAME=VALUE]... [--format=text|json]\n"
+	      "                   [-D NAME=VALUE]... [--sample] [--format=text|json]\n"
 	      "       sbc explain POLICY.sbx|PROFILE.sb --host NAME[:PORT] [--format=text|json]\n"
 	      "\n"
 	      "Decide whether the profile allows OP on PATH under Seatbelt's model and\n"
@@ -43,8 +44,12 @@ static void explain_usage(FILE *f)
 	      "OP: an SBPL operation (file-read-data, file-write*, ...) or read, write,\n"
 	      "stat, list, exec, create, delete.  PATH is absolute; it may start with ~,\n"
 	      "$HOME, $WORKSPACE or $TMPDIR.  TYPE: regular-file, directory, symlink, ...\n"
-	      "Unbound params get sample values: HOME=" SB_SAMPLE_HOME ",\n"
-	      "WORKSPACE=" SB_SAMPLE_WORKSPACE ", TMPDIR=" SB_SAMPLE_TMPDIR ", lists empty.\n"
+	      "Params are bound as sbrun would bind them on this machine: home from\n"
+	      "the user database, the current directory (or OMP_SANDBOX_WORKSPACE) as the\n"
+	      "workspace, TMPDIR, OMP_SANDBOX_EXTRA_* and OMP_SANDBOX_TOOLS; -D overrides.\n"
+	      "--sample binds the documented sample values instead: HOME=" SB_SAMPLE_HOME ",\n"
+	      "WORKSPACE=" SB_SAMPLE_WORKSPACE ", TMPDIR=" SB_SAMPLE_TMPDIR ", lists empty,\n"
+	      "tool presets on.\n"
 	      "--host: decide a connection to NAME (a host name or an IP literal; PORT\n"
 	      "443 when not given) by the profile's host rules, as sbrun's egress proxy\n"
 	      "does; the addresses a name resolves to are checked at launch only.\n"
@@ -55,8 +60,9 @@ static void explain_usage(FILE *f)
 /* Returns -1 to continue, else an exit status.  */
 static int parse_args(explain_opts *o, int argc, char **argv)
 {
-	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT, OPT_HOST };
+	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT, OPT_HOST, OPT_SAMPLE };
 	static const struct option longopts[] = {
+		{ "sample", no_argument, NULL, OPT_SAMPLE },
 		{ "op", required_argument, NULL, OPT_OP },
 		{ "path", required_argument, NULL, OPT_PATH },
 		{ "vnode", required_argument, NULL, OPT_VNODE },
@@ -81,6 +87,9 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 			break;
 		case OPT_VNODE:
 			o->vnode_name = optarg;
+			break;
+		case OPT_SAMPLE:
+			o->sample = true;
 			break;
 		case OPT_HOST:
 			o->host_arg = optarg;
@@ -177,6 +186,7 @@ static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *pat
 {
 	fputs("{\"decision\":", f);
 	sb_json_string(f, kind_word(d->kind));
+	fprintf(f, ",\"bindings\":\"%s\"", o->sample ? "sample" : "machine");
 	fputs(",\"operation\":", f);
 	sb_json_string(f, sb_op_name(op));
 	fputs(",\"via\":", f);
@@ -301,6 +311,11 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 		for (size_t i = 0; i < used->n; i++) {
 			const sb_binding *b = &used->v[i];
 			fprintf(f, " %s=", b->name);
+			if (!strncmp(b->name, "TOOL_", 5) && b->is_list) {
+				/* a preset's gate (docs/language.md, "preset") */
+				fputs(b->nvalues ? "on" : "off", f);
+				continue;
+			}
 			for (size_t k = 0; k < b->nvalues; k++)
 				fprintf(f, "%s%s", k ? ":" : "", b->values[k]);
 			if (b->is_list && !b->nvalues)
@@ -431,6 +446,9 @@ int sb_cmd_explain(int argc, char **argv)
 	if (!p)
 		goto out;
 	sb_eval_bindings(p, &o.defs, &used, &samples);
+	if (!o.sample &&
+	    sb_cli_bind_machine((const sb_profile *const *)&p, 1, &used, &samples, d) != 0)
+		goto out;
 	bound = sb_profile_bind(p, &used, NULL, NULL);
 	const char *why = NULL;
 	path = sb_query_path(o.path_arg, &used, &why);
@@ -448,6 +466,9 @@ int sb_cmd_explain(int argc, char **argv)
 		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples, link, &ld);
 	} else {
 		print_text(stdout, (sb_op)op, path, seen, &dec, &used, &samples);
+		printf("bindings: %s\n", o.sample ? "the documented samples (--sample)"
+					 : "this machine, as sbrun would bind them (-D overrides; "
+					   "--sample for the documented samples)");
 		if (link)
 			print_link_text(stdout, link, seen, &ld);
 	}

@@ -136,9 +136,13 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		if (len > 1 && params[k][len - 1] == '*' && !strstr(params[k], "..")) {
 			char *base = xstrndup(params[k], len - 1);
 			if (!sb_bindings_get(out, base)) {
-				sb_bindings_set_list(out, base, NULL, 0);
+				/* a tool preset's gate (TOOL_NAME*, docs/language.md) is on,
+				 * as the launcher's default; other lists are empty */
+				static const char *const gate_on[] = { "" };
+				size_t nv = strncmp(base, "TOOL_", 5) == 0 ? 1 : 0;
+				sb_bindings_set_list(out, base, gate_on, nv);
 				if (samples)
-					sb_bindings_set_list(samples, base, NULL, 0);
+					sb_bindings_set_list(samples, base, gate_on, nv);
 			}
 			free(base);
 		}

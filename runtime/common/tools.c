@@ -90,7 +90,7 @@ void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, s
 			if (k < out->n) {
 				out->on[k] = true;
 				any = true;
-			} else {
+			} else if (d) {
 				char *bad = xstrndup(s, len);
 				const char *near = sb_closest_name(bad, (const char *const *)out->names,
 								   out->n);

@@ -46,8 +46,10 @@ static char *write_file(const char *name, const char *text)
 static int diff(const char *old_text, const char *new_text)
 {
 	char *a = write_file("old.sb", old_text), *b = write_file("new.sb", new_text);
-	char *argv[] = { "diff", a, b, NULL };
-	int rc = sb_cmd_diff(3, argv);
+	/* the documented samples: this machine's values are tested by
+	 * tests/suite-workloads.sh in a throwaway home */
+	char *argv[] = { "diff", "--sample", a, b, NULL };
+	int rc = sb_cmd_diff(4, argv);
 	free(a);
 	free(b);
 	return rc;
@@ -159,8 +161,8 @@ Test(diff, errors)
 static int explain(const char *text, const char *op, const char *path, const char *extra)
 {
 	char *f = write_file("p.sb", text);
-	char *argv[8] = { "explain", f, "--op", (char *)op, "--path", (char *)path, NULL, NULL };
-	int argc = 6;
+	char *argv[9] = { "explain", "--sample", f, "--op", (char *)op, "--path", (char *)path, NULL, NULL };
+	int argc = 7;
 	if (extra)
 		argv[argc++] = (char *)extra;
 	int rc = sb_cmd_explain(argc, argv);
