@@ -130,8 +130,15 @@ $(B)/bin/embed: tools/embed.c
 $(B)/gen/omp.sb: examples/omp.sbx $(wildcard examples/tools/*.sbx) $(B)/bin/sbc
 	@mkdir -p $(@D)
 	$(Q)$(B)/bin/sbc -o $@ $<
-$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/bin/embed
-	$(Q)$(B)/bin/embed sb_default_profile $< > $@
+$(B)/gen/omp-allowlist.sb: examples/omp-allowlist.sbx $(B)/gen/omp.sb $(B)/bin/sbc
+	@mkdir -p $(@D)
+	$(Q)$(B)/bin/sbc -o $@ $<
+# the default profile and the allowlist variant (OMP_SANDBOX_NETWORK=allowlist),
+# and the default policy's source (the denial trace quotes its statements)
+$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/gen/omp-allowlist.sb examples/omp.sbx $(B)/bin/embed
+	$(Q){ $(B)/bin/embed sb_default_profile $(B)/gen/omp.sb && \
+	      $(B)/bin/embed sb_allowlist_profile $(B)/gen/omp-allowlist.sb | grep -v '^#include' && \
+	      $(B)/bin/embed sb_default_policy examples/omp.sbx | grep -v '^#include'; } > $@.tmp && mv $@.tmp $@
 $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -186,6 +193,18 @@ run: deps
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory check
+
+# The README's two commands in a throwaway Debian root (debootstrap, chroot;
+# docs/fresh-debian.md).  Not part of `make test`: it downloads and builds
+# everything again.  SUITE=trixie for Debian 13.
+# The Debian package (debian/, debhelper), lintian clean, into $(B)/deb/.
+.PHONY: deb
+deb:
+	$(Q)scripts/make-deb.sh $(B)
+
+.PHONY: test-fresh
+test-fresh:
+	$(Q)scripts/test-fresh.sh $(SUITE)
 
 check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit check-layers
 	$(Q)B=$(B) tests/run-all.sh

@@ -116,10 +116,10 @@ cd "$WS" || exit 1
 
 if [ "$quick" = 1 ]; then
 	SIZES="100 300"; TREE_SIZES="100 300"; W=1; RUNS=3; LRUNS=10; LWARM=3
-	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5
+	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5; TRACE_FILES=2000
 else
 	SIZES="100 300 1000 3000 10000 100000"; TREE_SIZES="100 1000 10000"; W=3; RUNS=10; LRUNS=200; LWARM=20
-	LIMIT=60; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="300 1000 10000"; ORUNS=30
+	LIMIT=60; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="300 1000 10000"; ORUNS=30; TRACE_FILES=50000
 fi
 # Developer knobs (not for published runs): other sizes, another time limit.
 SIZES=${SB_BENCH_SIZES:-$SIZES}
@@ -706,8 +706,69 @@ section_peers() {
 	md ""
 }
 
+# ---------------------------------------------------------------- 8 trace
+# The denial trace (docs/trace.md): sbrun --trace against plain sbrun on the
+# same job, in the same run.  Target: under 1.20x on the file-heavy jobs.
+section_trace() {
+	md "## 8. Denial trace overhead (Linux)"
+	md ""
+	md "\`sbrun --trace=FILE omp.sb JOB\` (the seccomp user-notification supervisor, docs/trace.md) against"
+	md "\`sbrun omp.sb JOB\`. launch: \`/bin/true\`. git status: \`git status --porcelain\` in a committed"
+	md "repository of $TRACE_FILES files in $((TRACE_FILES / 20)) directories in the workspace."
+	[ "$DO_MAKE" = 1 ] && md "make: \`make -j2 all\` of a copy of this project in the workspace, from clean."
+	md ""
+	thead "job" ">sbrun median ms" "sbrun spread" ">traced median ms" "traced spread" ">traced / sbrun" "target" ">CPU ratio (user+sys)"
+	if [ "$in_ns" != 1 ]; then na "trace" "no private mount namespace"; md ""; return; fi
+	if ! have "$SBRUN" || ! "$SBRUN" --trace="$T/trace.log" "$PROFILE" /bin/true 2> "$T/trace.err"; then
+		na "trace" "sbrun --trace unusable: $(head -1 "$T/trace.err" | cut -c1-100)"; md ""; return
+	fi
+	local tr="$SBRUN --trace=$T/trace.log $PROFILE" sb="$SBRUN $PROFILE"
+	if hf trace-launch "$LRUNS" "$LWARM" -- "sbrun=$sb /bin/true" "traced=$tr /bin/true"; then
+		trow trace-launch "launch (/bin/true)" 0
+	else
+		na "launch" "hyperfine failed (results/trace-launch.log)"
+	fi
+	local repo=$WS/gitbig
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	(cd "$repo" && seq 0 $((TRACE_FILES / 20 - 1)) | sed 's/^/d/' | xargs mkdir -p &&
+		seq 0 $((TRACE_FILES - 1)) | awk '{ printf "d%d/f%d\n", $1 % '$((TRACE_FILES / 20))', $1 }' | xargs touch &&
+		git init -q && git add -A && git -c user.name=b -c user.email=b@b.invalid commit -qm t) ||
+		log "could not make the git repository"
+	if hf trace-git "$WRUNS" 1 -- "sbrun=$sb /usr/bin/git -C $repo status --porcelain" \
+		"traced=$tr /usr/bin/git -C $repo status --porcelain"; then
+		trow trace-git "git status ($TRACE_FILES files)" 1
+	else
+		na "git status" "hyperfine failed (results/trace-git.log)"
+	fi
+	if [ "$DO_MAKE" = 1 ]; then
+		local wl=$ROOT_DIR/bench/workload.sh
+		if [ ! -d "$WS/proj" ]; then
+			mkdir -p "$WS/proj"
+			(cd "$ROOT_DIR" && tar -c --exclude='./build*' --exclude=./.git --exclude='./docs/benchmarks.md' .) | tar -x -C "$WS/proj"
+		fi
+		if hf trace-make 3 0 -- "sbrun=$sb $wl make $WS/proj $WS/proj/b-sb" "traced=$tr $wl make $WS/proj $WS/proj/b-tr"; then
+			trow trace-make "make -j2 (this project)" 1
+		else
+			na "make" "hyperfine failed (results/trace-make.log)"
+		fi
+	fi
+	md ""
+	md "Denials reported in these runs: $(grep -c 'sandbox: denied' "$T/trace.log" 2> /dev/null) (the jobs need nothing the policy denies; every traced call is classified all the same)."
+	md ""
+}
+# trow NAME LABEL FILE_HEAVY: one row; the 1.20 target applies to file-heavy jobs
+trow() {
+	local s t r
+	s=$(hfv "$1" sbrun median); t=$(hfv "$1" traced median)
+	r=$(calc %.3f "$t / $s")
+	row "$2" "$s" "$(spread "$1" sbrun)" "$t" "$(spread "$1" traced)" "$r" \
+		"$([ "$3" = 1 ] && verdict "$r" '<' 1.20 '' || echo 'none (launch: one fork more)')" \
+		"$(calc %.3f "$(cpu "$1" traced) / $(cpu "$1" sbrun)")"
+}
+
 # SB_BENCH_ONLY="plan workload" runs a subset (for working on one section).
-for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig peers}; do
+for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig peers trace}; do
 	"section_$s"
 done
 

@@ -256,6 +256,27 @@ print(buf.count(b"data: event"))
 		/usr/bin/xargs -P 32 -n 1 /usr/bin/curl -sS --cacert '"$CA"' | grep -c "hello from allowed"' 2>&1)
 	[ "$out" = 64 ] && pass "64 requests, 32 in parallel, all answered" || failed "parallel: '$out'"
 
+	# omp-sandboxed: OMP_SANDBOX_NETWORK=allowlist (the shipped preset) plus
+	# OMP_SANDBOX_ALLOW_HOSTS; a stand-in omp that fetches two hosts
+	mkdir -p "$w/fakebin"
+	printf '#!/bin/sh\n/usr/bin/curl -sS --max-time 5 --cacert %s https://allowed.test/hello\n/usr/bin/curl -sS --max-time 5 --cacert %s https://forbidden.test/hello\nexit 0\n' "$CA" "$CA" >"$w/fakebin/omp"
+	chmod +x "$w/fakebin/omp"
+	O=$root/$B/bin/omp-sandboxed
+	out=$(PATH=$w/fakebin:$PATH OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_ALLOW_HOSTS=allowed.test:443 "$O" 2>&1)
+	if grep -q "^hello from allowed" <<<"$out" &&
+		grep -q "CONNECT forbidden.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$out"; then
+		pass "omp-sandboxed allowlist + OMP_SANDBOX_ALLOW_HOSTS: allowed.test reached, forbidden.test refused by the preset's line"
+	else
+		failed "omp-sandboxed allowlist: $(head -c 600 <<<"$out")"
+	fi
+	out=$(PATH=$w/fakebin:$PATH OMP_SANDBOX_NETWORK=off "$O" 2>&1)
+	grep -q "hello from" <<<"$out" && failed "OMP_SANDBOX_NETWORK=off reached a server: $out" ||
+		pass "omp-sandboxed OMP_SANDBOX_NETWORK=off: no server reached ($(grep -m1 curl <<<"$out" | head -c 80))"
+	out=$(PATH=$w/fakebin:$PATH OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_ALLOW_HOSTS=http://x "$O" 2>&1)
+	rc=$?
+	[ $rc = 78 ] && grep -q "OMP_SANDBOX_ALLOW_HOSTS entry 'http://x': a URL scheme" <<<"$out" &&
+		pass "a bad OMP_SANDBOX_ALLOW_HOSTS entry refuses the launch (78) with the reason" || failed "bad ALLOW_HOSTS: rc $rc $out"
+
 	# the process model: status and signals come back as from a direct exec
 	sb /bin/sh -c 'exit 7'
 	rc=$?

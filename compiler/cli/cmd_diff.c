@@ -15,6 +15,7 @@
 
 #include "compiler/cli/cmds.h"
 #include "compiler/common/diag.h"
+#include "compiler/eval/egress_eval.h"
 #include "compiler/eval/eval.h"
 #include "compiler/ir/ir.h"
 #include "compiler/eval/probe.h"
@@ -343,6 +344,101 @@ static void print_changes(diff_ctx *x)
 	free(idx);
 }
 
+/* ---- host rules ---- */
+
+/* Destinations that tell two egress lists apart: each pattern's host (for
+ * "*.x" a name below x and x itself, for "*" a sample name, for a range its
+ * network address), at the pattern's port, else 443 and 80.  */
+static void host_probes(const sb_egress *e, sb_dest **v, size_t *n)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		const sb_egress_rule *r = &e->v[i];
+		if (r->all)
+			continue;
+		char *t = NULL, *t2 = NULL;
+		switch (r->pat.kind) {
+		case SB_HOST_ANY: t = xstrdup("sbx-probe.example"); break;
+		case SB_HOST_NAME: t = xstrdup(r->pat.name); break;
+		case SB_HOST_SUFFIX:
+			t = xasprintf("sbx-probe.%s", r->pat.name);
+			t2 = xstrdup(r->pat.name);
+			break;
+		case SB_HOST_IP: {
+			sb_host_pat ip = r->pat;
+			ip.port = 0;
+			ip.prefix = ip.family == 6 ? 128 : 32;
+			ip.name = NULL;
+			t = sb_host_pat_text(&ip);
+			break;
+		}
+		}
+		const char *names[2] = { t, t2 };
+		int ports[2] = { r->pat.port ? r->pat.port : 443, r->pat.port ? 0 : 80 };
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 2 && names[a]; b++) {
+				if (!ports[b])
+					continue;
+				sb_dest d;
+				const char *why;
+				if (sb_dest_parse(names[a], ports[b], &d, &why) < 0)
+					continue;
+				bool dup = false;
+				for (size_t k = 0; k < *n && !dup; k++)
+					dup = !strcmp((*v)[k].host, d.host) && (*v)[k].port == d.port;
+				if (dup)
+					continue;
+				*v = xrealloc(*v, (*n + 1) * sizeof **v);
+				(*v)[(*n)++] = d;
+			}
+		free(t);
+		free(t2);
+	}
+}
+
+/* Changes of the egress decision; returns SB_EXIT_DIFF_* like compare_text.  */
+static int compare_hosts(const sb_profile *a, const sb_profile *b, diff_ctx *x)
+{
+	sb_dest *v = xcalloc(1, sizeof *v);
+	size_t n = 0;
+	const char *why;
+	/* a name no rule names: what "every other host" gets */
+	if (sb_dest_parse("sbx-probe.example", 443, &v[0], &why) == 0)
+		n = 1;
+	host_probes(&a->egress, &v, &n);
+	host_probes(&b->egress, &v, &n);
+	int rc = SB_EXIT_DIFF_SAME;
+	for (size_t i = 0; i < n; i++) {
+		sb_egress_answer pa, pb;
+		sb_egress_answer_for(a, &v[i], &pa);
+		sb_egress_answer_for(b, &v[i], &pb);
+		if (pa.allowed == pb.allowed)
+			continue;
+		bool widen = pb.allowed;
+		rc = widen ? SB_EXIT_DIFF_WIDER : (rc == SB_EXIT_DIFF_SAME ? SB_EXIT_DIFF_NARROWER : rc);
+		bool v6 = v[i].is_ip && v[i].family == 6;
+		if (x->json) {
+			fprintf(x->out, "%s\n{\"widening\":%s,\"connect\":{\"host\":", x->first_json ? "" : ",",
+				widen ? "true" : "false");
+			x->first_json = false;
+			sb_json_string(x->out, v[i].host);
+			fprintf(x->out, ",\"port\":%d},\"old\":", v[i].port);
+			sb_json_string(x->out, pa.text);
+			fputs(",\"new\":", x->out);
+			sb_json_string(x->out, pb.text);
+			fputc('}', x->out);
+		} else {
+			fprintf(x->out, "%s: connect %s%s%s:%d\n", widen ? "newly allowed" : "newly denied",
+				v6 ? "[" : "", v[i].host, v6 ? "]" : "", v[i].port);
+			fprintf(x->out, "  old: %s by %s%s%s\n", pa.allowed ? "allow" : "deny",
+				pa.origin, *pa.origin ? ": " : "", pa.text);
+			fprintf(x->out, "  new: %s by %s%s%s\n", pb.allowed ? "allow" : "deny",
+				pb.origin, *pb.origin ? ": " : "", pb.text);
+		}
+	}
+	free(v);
+	return rc;
+}
+
 /* Has unmodelled forms other than inert ones (sbpl_read.h).  */
 static bool has_forms(const sb_profile *p)
 {
@@ -544,6 +640,11 @@ int sb_cmd_diff(int argc, char **argv)
 	if (trc == SB_EXIT_DIFF_WIDER)
 		widen = true;
 	else if (trc == SB_EXIT_DIFF_NARROWER)
+		narrow = true;
+	int hrc = compare_hosts(ba, bb, &x);
+	if (hrc == SB_EXIT_DIFF_WIDER)
+		widen = true;
+	else if (hrc == SB_EXIT_DIFF_NARROWER)
 		narrow = true;
 	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
 	if (o.json) {

@@ -18,6 +18,7 @@
 #include "compiler/common/cmdline.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
+#include "compiler/eval/egress_eval.h"
 
 
 typedef struct explain_opts {
@@ -337,18 +338,6 @@ static int parse_host_arg(const char *arg, sb_dest *dst, const char **why)
 	return sb_dest_parse(host, port, dst, why);
 }
 
-static void egress_rule_text(const sb_egress *e, long i, char *buf, size_t size)
-{
-	const sb_egress_rule *r = &e->v[i];
-	if (r->all) {
-		snprintf(buf, size, "network %s", r->allow ? "on" : "off");
-		return;
-	}
-	char *t = sb_host_pat_text(&r->pat);
-	snprintf(buf, size, "network %s \"%s\"", r->allow ? "allow" : "deny", t);
-	free(t);
-}
-
 /* sbc explain --host: the egress decision, as the proxy makes it.  */
 static int explain_host(const explain_opts *o)
 {
@@ -365,38 +354,10 @@ static int explain_host(const explain_opts *o)
 	int rc = SB_EXIT_EXPLAIN_ERROR;
 	if (!p)
 		goto out;
-	const sb_egress *e = &p->egress;
-	bool allowed = false, internal = false, by_proxy = sb_egress_filtered(e);
-	long i = -1;
-	char rule[400] = "", origin[300] = "";
-	if (by_proxy) {
-		i = sb_egress_decide(e, &dst, &allowed);
-		if (allowed && dst.is_ip) {
-			/* a literal is also checked as an address: internal ranges
-			 * need an IP/CIDR rule */
-			bool ok;
-			long k = sb_egress_check_addr(e, dst.family, dst.addr, dst.port, &ok, &internal);
-			if (!ok) {
-				allowed = false;
-				i = k;
-			}
-		}
-		if (i >= 0) {
-			egress_rule_text(e, i, rule, sizeof rule);
-			snprintf(origin, sizeof origin, "%s", e->v[i].origin ? e->v[i].origin : "");
-		} else {
-			snprintf(rule, sizeof rule, "%s",
-				 internal ? "an internal address no IP/CIDR rule allows"
-					  : "no network rule allows it");
-		}
-	} else {
-		sb_decision nd = sb_decide(p, SB_OP_NETWORK_OUTBOUND, "/", 0);
-		allowed = nd.kind == SB_DEC_ALLOW;
-		snprintf(rule, sizeof rule, "no host rules: the network is %s for every host",
-			 allowed ? "on" : "off");
-		if (nd.rule && nd.rule->src_file)
-			snprintf(origin, sizeof origin, "%s:%d", nd.rule->src_file, nd.rule->src_line);
-	}
+	sb_egress_answer ans;
+	sb_egress_answer_for(p, &dst, &ans);
+	bool allowed = ans.allowed, by_proxy = ans.by_proxy;
+	const char *rule = ans.text, *origin = ans.origin;
 	if (o->json) {
 		fputs("{\"host\":", stdout);
 		sb_json_string(stdout, dst.host);

@@ -13,7 +13,7 @@ class OmpSandbox < Formula
   desc "Policy compiler and launcher that confine AI coding agents (Seatbelt)"
   homepage "https://github.com/OWNER/omp-sandbox"
   url "https://github.com/OWNER/omp-sandbox.git", tag: "v0.1.0"
-  # license: set to the license of the omp-sandbox repository once it has one
+  license "MIT"
   head "https://github.com/OWNER/omp-sandbox.git", branch: "main"
 
   depends_on "bison" => :build

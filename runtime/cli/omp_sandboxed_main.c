@@ -10,6 +10,10 @@
 
 extern const char sb_default_profile[];
 extern const size_t sb_default_profile_len;
+extern const char sb_default_policy[];
+extern const size_t sb_default_policy_len;
+extern const char sb_allowlist_profile[];
+extern const size_t sb_allowlist_profile_len;
 extern char **environ;
 
 static void usage(FILE *out)
@@ -17,11 +21,16 @@ static void usage(FILE *out)
 	fputs("usage: omp-sandboxed [OMP ARGS...]     run omp sandboxed (arguments forwarded)\n"
 	      "       omp-sandboxed --self-test       check the sandbox for real (exit 0/1)\n"
 	      "       omp-sandboxed --print-profile   print the profile, paths bound, as applied\n"
+	      "       omp-sandboxed --learn OUT.sbx [OMP ARGS...]  run omp, then write a policy\n"
+	      "                                       fragment allowing what was denied\n"
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
 	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_TOOLS, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
+	      "  OMP_SANDBOX_NETWORK=open|off|allowlist, OMP_SANDBOX_ALLOW_HOSTS=host,host:port,\n"
 	      "  OMP_SANDBOX_SKIP_HOME_VERIFY, OMP_SANDBOX_CONFIRM_WIDE,\n"
-	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ\n"
+	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ,\n"
+	      "  OMP_SANDBOX_TRACE (1: report denials on stderr; else a file),\n"
+	      "  OMP_SANDBOX_TRACE_FORMAT (json: one object a line)\n"
 	      "  (flags are on only when exactly \"1\").  --help and --version go to omp.\n"
 	      "Exit: omp's status; 78 when the launcher refuses or cannot apply the sandbox;\n"
 	      "  1 when the self-test fails.  See docs/omp-sandboxed.md.\n",
@@ -40,7 +49,16 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	sb_run_action act = SB_ACT_LAUNCH;
-	if (strcmp(first, "--self-test") == 0)
+	const char *learn = NULL;
+	int skip = 1;
+	if (strcmp(first, "--learn") == 0) {
+		if (argc < 3 || !argv[2][0]) {
+			fputs("omp-sandboxed: error: --learn needs an output file (OUT.sbx)\n", stderr);
+			return 2;
+		}
+		learn = argv[2];
+		skip = 3;
+	} else if (strcmp(first, "--self-test") == 0)
 		act = SB_ACT_SELFTEST;
 	else if (strcmp(first, "--print-profile") == 0)
 		act = SB_ACT_PRINT_BOUND;
@@ -51,10 +69,16 @@ int main(int argc, char **argv)
 		.profile_name = "omp.sb (embedded)",
 		.profile_text = sb_default_profile,
 		.profile_len = sb_default_profile_len,
+		.allowlist_text = sb_allowlist_profile,
+		.allowlist_len = sb_allowlist_profile_len,
 		.omp_mode = true,
+		.policy_name = "omp.sbx",
+		.policy_text = sb_default_policy,
+		.policy_len = sb_default_policy_len,
+		.learn_file = learn,
 		.command = "omp",
-		.args = argv + 1,
-		.nargs = argc > 1 ? (size_t)argc - 1 : 0,
+		.args = argv + skip,
+		.nargs = argc > skip ? (size_t)(argc - skip) : 0,
 	};
 	return sb_run(&cfg, act);
 }

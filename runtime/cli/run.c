@@ -17,8 +17,10 @@
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
 #include "runtime/common/prep.h"
+#include "runtime/common/netmode.h"
 #include "runtime/common/proxy.h"
 #include "compiler/sbpl/sbpl_read.h"
+#include "runtime/cli/run_trace.h"
 #include "compiler/driver/sbpl_load.h"
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
@@ -350,7 +352,8 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 /* The profile to apply: embedded text, a compiled profile (.sb), or a
  * policy (.sbx) compiled in memory by the driver with sbc's checks: an
  * error in the policy refuses the launch.  */
-static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_diag *d)
+static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_net_mode nm,
+				sb_diag *d)
 {
 	if (cfg->profile_path && !cfg->profile_text && is_policy_name(cfg->profile_path)) {
 		/* -D binds the policy's $NAME params at compile time, as sbc -D */
@@ -361,7 +364,13 @@ static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_d
 	 * profile decides on them is expanded before it is re-emitted. */
 	sb_bindings params = { 0 };
 	sb_launch_bindings(prep, cfg->user, &params);
-	sb_profile *prof = cfg->profile_text
+	/* omp-sandboxed: OMP_SANDBOX_NETWORK=allowlist selects the embedded
+	 * allowlist variant (examples/omp-allowlist.sbx) */
+	bool allowlist = nm == SB_NET_ALLOWLIST && cfg->allowlist_text;
+	sb_profile *prof = allowlist ? sb_sbpl_read_bound("omp-allowlist.sb (embedded)",
+							  cfg->allowlist_text, cfg->allowlist_len,
+							  d, 0, &params)
+			   : cfg->profile_text
 				   ? sb_sbpl_read_bound(cfg->profile_name, cfg->profile_text,
 							cfg->profile_len, d, 0, &params)
 				   : sb_sbpl_read_file_bound(cfg->profile_path, d, 0, &params);
@@ -422,8 +431,16 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	char *policy = policy_beside(prof, cfg->profile_path);
 	const char *files[] = { self, cfg->profile_path, policy };
 	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
-	free(policy);
 	free(self);
+	bool traced = cfg->trace || cfg->learn_file;
+	if (traced && !policy && cfg->profile_path && !cfg->profile_text &&
+	    is_policy_name(cfg->profile_path))
+		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
+	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
+		free(policy);
+		sb_launch_free(&l);
+		return rc;
+	}
 
 	if (plat == SB_PLAT_MACOS && egress) {
 		/* the profile allows only the proxy; the macOS launcher does not
@@ -435,6 +452,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_diag_note(d, NULL, "use 'network on;' or 'network off;' without host rules on "
 				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
 		rc = SB_REFUSED;
+	} else if (plat == SB_PLAT_MACOS && traced) {
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
@@ -446,15 +465,20 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_linux_opts lopts = *lo;
 		lopts.egress = egress ? &l.bound->egress : NULL;
 		rc = sb_ll_plan_build(l.bound, &lopts, &plan, d);
-		if (rc == 0 && plan) {
+		if (rc == 0 && plan && traced) {
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, d);
+		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);
+			if (!rc)
+				rc = SB_REFUSED;
+		} else if (!rc) {
+			rc = SB_REFUSED;
 		}
 		if (plan)
 			sb_ll_plan_free(plan);
-		if (!rc)
-			rc = SB_REFUSED;
 	}
+	free(policy);
 	sb_launch_free(&l);
 	return rc;
 }
@@ -522,9 +546,17 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;
+	sb_net_mode nm = SB_NET_OPEN;
+	if (!rc)
+		rc = sb_net_mode_parse(sb_env_get(cfg->envp, "OMP_SANDBOX_NETWORK"), &nm, d);
 	if (!rc) {
-		prof = load_profile(cfg, &prep, d);
-		if (!prof) {
+		prof = load_profile(cfg, &prep, nm, d);
+		if (prof && sb_net_mode_apply(prof, nm, sb_env_get(cfg->envp, "OMP_SANDBOX_ALLOW_HOSTS"),
+					      d) != 0) {
+			sb_profile_free(prof);
+			prof = NULL;
+			rc = SB_REFUSED;
+		} else if (!prof) {
 			if (cfg->profile_path && is_policy_name(cfg->profile_path))
 				sb_diag_report(d, SB_SEV_ERROR, NULL, "profile",
 					       "cannot use the policy %s; nothing was run",
@@ -595,9 +627,23 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	return rc;
 }
 
+/* OMP_SANDBOX_TRACE=1 traces to stderr, any other value but "" and "0"
+ * names the trace file; OMP_SANDBOX_TRACE_FORMAT=json.  Options win.  */
+static void trace_from_env(sb_run_cfg *c)
+{
+	const char *v = sb_env_get(c->envp, "OMP_SANDBOX_TRACE");
+	if (!c->trace && v && *v && strcmp(v, "0") != 0) {
+		c->trace = true;
+		c->trace_file = strcmp(v, "1") == 0 ? NULL : v;
+	}
+	const char *f = sb_env_get(c->envp, "OMP_SANDBOX_TRACE_FORMAT");
+	if (f && strcmp(f, "json") == 0)
+		c->trace_json = true;
+}
+
 /* The one place the launcher turns a library status into an exit status
  * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
-static int exit_status_of(int rc)
+int sb_exit_status_of(int rc)
 {
 	switch (rc) {
 	case SB_OK: return SB_EXIT_OK;
@@ -608,12 +654,15 @@ static int exit_status_of(int rc)
 	return rc > 0 ? rc : SB_EXIT_SETUP;
 }
 
-int sb_run(const sb_run_cfg *cfg, sb_run_action act)
+int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
-	sb_diag_set_tool(d, cfg->tool);
+	sb_diag_set_tool(d, cfg_in->tool);
 	sb_diag_auto_colour(d);
-	int rc = exit_status_of(run(cfg, act, d));
+	sb_run_cfg cfg_copy = *cfg_in;
+	trace_from_env(&cfg_copy);
+	const sb_run_cfg *cfg = &cfg_copy;
+	int rc = sb_exit_status_of(run(cfg, act, d));
 	sb_diag_free(d);
 	return rc;
 }

@@ -30,6 +30,9 @@ typedef struct sb_run_cfg {
 	const char *profile_path;      /* the profile on disk, or NULL (embedded) */
 	const char *profile_text;      /* NULL: read profile_path */
 	size_t profile_len;
+	const char *allowlist_text;    /* omp-sandboxed: the profile for
+					  OMP_SANDBOX_NETWORK=allowlist, or NULL */
+	size_t allowlist_len;
 	const sb_bindings *user;       /* -D NAME=VALUE, may be NULL */
 	bool allow_unsandboxed;        /* Linux: run without Landlock (warned) */
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
@@ -38,11 +41,24 @@ typedef struct sb_run_cfg {
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
+	/* The denial trace (docs/trace.md): on with `trace` or `learn_file`.  */
+	bool trace;                    /* live reports */
+	const char *trace_file;        /* NULL: stderr */
+	bool trace_json;               /* one JSON object a line */
+	const char *learn_file;        /* --learn OUT.sbx, or NULL */
+	/* The policy source of an embedded profile, to quote its statements
+	 * (omp-sandboxed: examples/omp.sbx); NULL: looked up beside the profile.  */
+	const char *policy_name;
+	const char *policy_text;
+	size_t policy_len;
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
 	char *const *args;             /* arguments after the command */
 	size_t nargs;
 } sb_run_cfg;
 
 int sb_run(const sb_run_cfg *cfg, sb_run_action act);
+/* The one mapping of a library status (runtime/common/status.h) to an
+ * exit status (docs/exit-status.md); a status > 0 (a command's) passes.  */
+int sb_exit_status_of(int rc);
 
 #endif

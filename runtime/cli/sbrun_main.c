@@ -31,6 +31,10 @@ static void usage(FILE *out)
 	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 1: any)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
+	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
+	      "                       (stderr, or FILE), and a summary at exit\n"
+	      "  --trace-format=text|json  one JSON object a line with json\n"
+	      "  --learn OUT.sbx      write a policy fragment allowing what was denied\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
 	      "Exit: the command's status (128+N for signal N); 78 refused or sandbox not\n"
@@ -50,14 +54,15 @@ int main(int argc, char **argv)
 {
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
-	bool debug_denials = false, allow_shm = false;
+	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
+	const char *trace_file = NULL, *learn_file = NULL;
 	int min_abi = 0;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
-		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM,
+		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -72,6 +77,9 @@ int main(int argc, char **argv)
 		{ "require-abi", required_argument, NULL, OPT_REQUIRE_ABI },
 		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
 		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
+		{ "trace", optional_argument, NULL, OPT_TRACE },
+		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+		{ "learn", required_argument, NULL, OPT_LEARN },
 		{ NULL, 0, NULL, 0 },
 	};
 	char msg[256];
@@ -111,6 +119,28 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_SHM:
 			allow_shm = true;
+			break;
+		case OPT_TRACE:
+			trace = true;
+			trace_file = optarg;
+			if (optarg && !*optarg) {
+				sb_bindings_clear(&user);
+				return usage_error("%s", "--trace=FILE needs a file name");
+			}
+			break;
+		case OPT_TRACE_FORMAT:
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				sb_bindings_clear(&user);
+				return usage_error("--trace-format is text or json, got '%s'", optarg);
+			}
+			trace_json = strcmp(optarg, "json") == 0;
+			break;
+		case OPT_LEARN:
+			learn_file = optarg;
+			if (!*learn_file) {
+				sb_bindings_clear(&user);
+				return usage_error("%s", "--learn needs an output file (OUT.sbx)");
+			}
 			break;
 		case OPT_REQUIRE_ABI: {
 			char *end = NULL;
@@ -175,6 +205,10 @@ int main(int argc, char **argv)
 		.allow_unenforceable = allow_unenforceable,
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
+		.trace = trace,
+		.trace_file = trace_file,
+		.trace_json = trace_json,
+		.learn_file = learn_file,
 		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,
 		.args = act == SB_ACT_LAUNCH ? argv + i + 1 : NULL,

@@ -24,6 +24,10 @@ typedef struct sb_linux_opts {
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;
+	/* Set by sb_linux_exec_traced in its child: add the trace filter last
+	 * and send its listener over trace_sock.  */
+	bool trace;
+	int trace_sock;
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;
@@ -44,6 +48,17 @@ void sb_ll_plan_free(sb_ll_plan *plan);
  * environment.  */
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d);
+
+/* The same under the denial trace (runtime/common/denial.h): fork; the
+ * child confines itself as sb_linux_exec does, with the trace filter,
+ * and execs (when that fails it exits with exit_status_of(its status));
+ * this process stays outside, reports denials to `t`, forwards signals,
+ * and returns the command's exit status (128+N for signal N), or
+ * SB_REFUSED when the supervisor could not start.  */
+struct sb_tracer;
+int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			 char *const argv[], char *const envp[], struct sb_tracer *t,
+			 int (*exit_status_of)(int), sb_diag *d);
 
 /* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
  * costs.  Returns 0 when Landlock is usable.  */

@@ -6,6 +6,7 @@
  * (before ABI 8 restrict_self restricts only the calling thread).  */
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/linux/trace_notify.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -233,7 +234,10 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	/* behind the egress proxy, a pathname UNIX socket could reach a daemon
 	 * (or a proxy) outside the network namespace: refused at every ABI */
 	bool unix_block = (sb_ll_plan_unix_block(plan) && ai.abi < 9) || o->egress;
-	if (sb_seccomp_install(unix_block, sb_ll_plan_net_block(plan)) < 0) {
+	bool net_block = sb_ll_plan_net_block(plan);
+	/* Traced, the trace filter refuses those sockets instead, so the
+	 * refusal is seen (trace_notify.h).  */
+	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}
@@ -278,6 +282,11 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		}
 	}
 	(void)e;
+	/* Last, so the launcher's own probe above is not reported.  */
+	if (o->trace && sb_trace_child_install(o->trace_sock, unix_block, net_block) < 0) {
+		rc = fail(d, "installing the trace filter", errno);
+		goto out;
+	}
 	rc = exec_it(path, argv, envp, d);
 out:
 	if (rfd >= 0)

@@ -51,6 +51,14 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	return SB_REFUSED;
 }
 
+int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			 char *const argv[], char *const envp[], struct sb_tracer *t, int (*exit_status_of)(int), sb_diag *d)
+{
+	(void)t;
+	(void)exit_status_of;
+	return sb_linux_exec(plan, o, path, argv, envp, d);
+}
+
 int sb_linux_doctor(FILE *out, int refused_exit_status)
 {
 	fprintf(out, "status: unavailable (%s)\n", not_linux);

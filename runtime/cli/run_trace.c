@@ -1,0 +1,153 @@
+/* run_trace.c - the launch under the denial trace (run_trace.h).  */
+#include "runtime/cli/run_trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
+#include "runtime/common/denial.h"
+
+int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
+{
+	if (cfg->learn_file) {
+		char *abs = cfg->learn_file[0] == '/' ? xstrdup(cfg->learn_file) : NULL;
+		if (!abs) {
+			char cwd[4096];
+			abs = getcwd(cwd, sizeof cwd) ? sb_path_join(cwd, cfg->learn_file) : NULL;
+		}
+		char *dir = abs ? sb_path_dirname(abs) : NULL;
+		int ok = dir && access(dir, W_OK) == 0;
+		int e = errno;
+		free(dir);
+		free(abs);
+		if (!ok) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "learn",
+				       "cannot write the learned policy %s: its directory is not "
+				       "writable (%s)", cfg->learn_file, strerror(e));
+			return SB_REFUSED;
+		}
+	}
+	return 0;
+}
+
+static char *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			buf = xrealloc(buf, cap + 1);
+		}
+		size_t k = fread(buf + n, 1, 4096, f);
+		n += k;
+		if (k < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Does the profile take the OMP_SANDBOX_EXTRA_* list for this access?  */
+static bool takes_param(const sb_profile *prof, const char *param)
+{
+	char *text = sb_profile_text(prof);
+	char *needle = xasprintf("(param \"%s\")", param);
+	bool r = strstr(text, needle) != NULL;
+	free(needle);
+	free(text);
+	return r;
+}
+
+static char *session_text(const sb_launch *l)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < l->argc; i++)
+		n += strlen(l->argv[i]) + 1;
+	char *s = xmalloc(n), *w = s;
+	for (size_t i = 0; i < l->argc; i++)
+		w += sprintf(w, "%s%s", i ? " " : "", l->argv[i]);
+	*w = '\0';
+	return s;
+}
+
+int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
+		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
+		  const sb_linux_opts *lo, const char *policy_path, sb_diag *d)
+{
+	if (plat == SB_PLAT_MACOS) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
+			       "the denial trace is not available on macOS yet; run without "
+			       "--trace/--learn (OMP_SANDBOX_TRACE)");
+		return SB_REFUSED;
+	}
+	FILE *out = NULL;
+	if (cfg->trace && cfg->trace_file) {
+		int fd = open(cfg->trace_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+			      0600);
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot write the trace to %s: %s",
+				       cfg->trace_file, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return SB_REFUSED;
+		}
+	} else if (cfg->trace) {
+		out = stderr;
+	}
+	size_t plen = 0;
+	char *ptext = NULL;
+	const char *pname = cfg->policy_name;
+	char *pdir = NULL;
+	if (cfg->policy_text) {
+		plen = cfg->policy_len;
+	} else if (policy_path) {
+		ptext = slurp(policy_path, &plen);
+		pname = policy_path;
+		pdir = sb_path_dirname(policy_path);
+	}
+	sb_tracer_cfg tc = {
+		.bound = l->bound, .home = prep->home, .workspace = prep->workspace,
+		.extra_read_var = takes_param(prof, "EXTRA_READ*"),
+		.extra_write_var = takes_param(prof, "EXTRA_WRITE*"),
+		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
+		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
+	};
+	sb_tracer *t = sb_tracer_new(&tc);
+	fflush(NULL);
+	int status = sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
+					  sb_exit_status_of, d);
+	sb_tracer_summary(t, status);
+	if (cfg->learn_file) {
+		char *session = session_text(l);
+		if (sb_tracer_write_learned(t, cfg->learn_file, session) != 0) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "learn",
+				       "cannot write the learned policy %s: %s", cfg->learn_file,
+				       strerror(errno));
+			if (!status)
+				status = SB_REFUSED;
+		} else {
+			sb_tracer_counts c = sb_tracer_counts_get(t);
+			fprintf(stderr, "%s: wrote %s (%zu distinct denial%s); check it with sbc --check "
+					"after including it in your policy\n", cfg->tool,
+				cfg->learn_file, c.distinct, c.distinct == 1 ? "" : "s");
+		}
+		free(session);
+	}
+	sb_tracer_free(t);
+	if (out && out != stderr)
+		fclose(out);
+	free(ptext);
+	free(pdir);
+	return status;
+}

@@ -1,0 +1,658 @@
+#ifdef __linux__ /* Linux only */
+/* trace_notify.c - the seccomp user-notification trace (trace_notify.h).  */
+#include "runtime/linux/trace_notify.h"
+#include "runtime/linux/ll_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
+#include "compiler/common/xalloc.h"
+
+#if defined(__x86_64__)
+#define TN_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define TN_ARCH AUDIT_ARCH_AARCH64
+#else
+#error "trace filter: unsupported architecture (x86_64 and aarch64 only)"
+#endif
+#define SB_IOCTL_NOTIF_SET_FLAGS _IOW('!', 4, uint64_t)   /* linux/seccomp.h, 6.6 */
+#define SB_NOTIF_FD_SYNC_WAKE_UP 1ULL
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+#ifndef __NR_execveat
+#define __NR_execveat 322
+#endif
+
+/* ---- what each traced call does to the file system ---- */
+typedef enum {
+	K_OPEN,       /* path, flags */
+	K_OPEN2,      /* openat2: flags in struct open_how */
+	K_CREAT,
+	K_EXEC,
+	K_MKDIR,
+	K_MKNOD,      /* mode tells the kind */
+	K_UNLINK,     /* flags may say AT_REMOVEDIR */
+	K_RMDIR,
+	K_RENAME,     /* two paths */
+	K_LINK,       /* new name created */
+	K_SYMLINK,    /* link path created */
+	K_TRUNCATE,
+	K_SOCKET,
+} kind;
+
+typedef struct call {
+	int nr;
+	const char *name;
+	kind k;
+	int dfd, path;        /* argument indexes; dfd -1: AT_FDCWD */
+	int dfd2, path2;      /* second path (rename, link), -1 when none */
+	int flags;            /* argument index of flags / mode, -1 when none */
+} call;
+
+static const call calls[] = {
+#ifdef __NR_open
+	{ __NR_open, "open", K_OPEN, -1, 0, -1, -1, 1 },
+	{ __NR_creat, "creat", K_CREAT, -1, 0, -1, -1, -1 },
+	{ __NR_mkdir, "mkdir", K_MKDIR, -1, 0, -1, -1, -1 },
+	{ __NR_mknod, "mknod", K_MKNOD, -1, 0, -1, -1, 1 },
+	{ __NR_unlink, "unlink", K_UNLINK, -1, 0, -1, -1, -1 },
+	{ __NR_rmdir, "rmdir", K_RMDIR, -1, 0, -1, -1, -1 },
+	{ __NR_rename, "rename", K_RENAME, -1, 0, -1, 1, -1 },
+	{ __NR_link, "link", K_LINK, -1, 0, -1, 1, -1 },
+	{ __NR_symlink, "symlink", K_SYMLINK, -1, -1, -1, 1, -1 },
+#endif
+	{ __NR_openat, "openat", K_OPEN, 0, 1, -1, -1, 2 },
+	{ __NR_openat2, "openat2", K_OPEN2, 0, 1, -1, -1, 2 },
+	{ __NR_execve, "execve", K_EXEC, -1, 0, -1, -1, -1 },
+	{ __NR_execveat, "execveat", K_EXEC, 0, 1, -1, -1, 4 },
+	{ __NR_mkdirat, "mkdirat", K_MKDIR, 0, 1, -1, -1, -1 },
+	{ __NR_mknodat, "mknodat", K_MKNOD, 0, 1, -1, -1, 2 },
+	{ __NR_unlinkat, "unlinkat", K_UNLINK, 0, 1, -1, -1, 2 },
+#ifdef __NR_renameat
+	{ __NR_renameat, "renameat", K_RENAME, 0, 1, 2, 3, -1 },
+#endif
+	{ __NR_renameat2, "renameat2", K_RENAME, 0, 1, 2, 3, -1 },
+	{ __NR_linkat, "linkat", K_LINK, 0, 1, 2, 3, -1 },
+	{ __NR_symlinkat, "symlinkat", K_SYMLINK, -1, -1, 1, 2, -1 },
+	{ __NR_truncate, "truncate", K_TRUNCATE, -1, 0, -1, -1, -1 },
+	{ __NR_socket, "socket", K_SOCKET, -1, -1, -1, -1, 0 },
+};
+enum { NCALLS = sizeof calls / sizeof *calls };
+
+/* ---- child side ---- */
+
+#define LD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+#define ARG_LO(n) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[n]) + \
+			   (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
+#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
+
+static int install_filter(bool deny_unix, bool deny_net)
+{
+	struct sock_filter f[8 + 2 * NCALLS];
+	size_t n = 0;
+	f[n++] = (struct sock_filter)LD(arch);
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TN_ARCH, 1, 0);
+	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
+	f[n++] = (struct sock_filter)LD(nr);
+	/* Each path call: equal -> notify.  socket() last, by family.  */
+	for (size_t i = 0; i < NCALLS; i++) {
+		if (calls[i].k == K_SOCKET)
+			continue;
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						      (unsigned)calls[i].nr, 0, 1);
+		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+	}
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0);
+	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)ARG_LO(0);
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1);
+	f[n++] = (struct sock_filter)RET(deny_unix || deny_net ? SECCOMP_RET_USER_NOTIF
+							      : SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)RET(deny_net ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			    &prog);
+}
+
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net)
+{
+	int lfd = install_filter(deny_unix, deny_net);
+	if (lfd < 0)
+		return -1;
+	char byte = 'L';
+	struct iovec iov = { &byte, 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	memset(&u, 0, sizeof u);
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof u.buf };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &lfd, sizeof lfd);
+	ssize_t r = sendmsg(sock, &m, MSG_NOSIGNAL);
+	int e = errno;
+	/* The sandboxed side must never keep the listener: it could answer its
+	 * own notifications.  */
+	close(lfd);
+	close(sock);
+	errno = e;
+	return r == 1 ? 0 : -1;
+}
+
+int sb_trace_recv_listener(int sock)
+{
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof u.buf };
+	ssize_t r;
+	do
+		r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+	while (r < 0 && errno == EINTR);
+	if (r != 1)
+		return -1;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	int fd;
+	memcpy(&fd, CMSG_DATA(c), sizeof fd);
+	return fd;
+}
+
+/* ---- parent side ---- */
+
+/* One path argument, as the kernel will see it: absolute, not yet
+ * resolved.  */
+typedef struct arg_path {
+	char text[PATH_MAX + 8];
+	char base[PATH_MAX + 8];
+	bool ok;
+	bool empty;           /* "" (AT_EMPTY_PATH: through a descriptor) */
+} arg_path;
+
+typedef struct grant {
+	uint64_t dir_rights;      /* from rules on a directory: the subtree */
+	uint64_t file_rights;     /* from rules on this file */
+} grant;
+
+struct sb_trace_notifier {
+	int fd;
+	uint64_t handled;
+	sb_tracer *t;
+	sb_strmap *grants;        /* path -> grant (owned, in `gv`) */
+	grant *gv;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	size_t req_size, resp_size;
+	arg_path *a, *b;          /* the two path arguments of the current call */
+};
+
+sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
+					 uint64_t handled, sb_tracer *t)
+{
+	sb_trace_notifier *n = xcalloc(1, sizeof *n);
+	n->fd = listener;
+	n->handled = handled;
+	n->t = t;
+	n->grants = sb_strmap_new();
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	n->gv = xcalloc(r->n ? r->n : 1, sizeof *n->gv);
+	size_t used = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		void **slot = sb_strmap_slot(n->grants, r->v[i].path, strlen(r->v[i].path), true);
+		grant *g = *slot;
+		if (!g)
+			*slot = g = &n->gv[used++];
+		if (r->v[i].is_dir)
+			g->dir_rights |= r->v[i].rights & ~SB_LL_NEVER;
+		else
+			g->file_rights |= r->v[i].rights & SB_LL_FILE_RIGHTS;
+	}
+	/* Kernel 6.6+: switch to the supervisor and back on the same CPU, so a
+	 * notification costs two context switches, not two wake-ups that wait
+	 * for a free CPU (older kernels: EINVAL, ignored).  */
+	uint64_t sync = SB_NOTIF_FD_SYNC_WAKE_UP;
+	(void)ioctl(listener, SB_IOCTL_NOTIF_SET_FLAGS, &sync);
+	struct seccomp_notif_sizes sz = { 0 };
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0) {
+		sz.seccomp_notif = sizeof(struct seccomp_notif);
+		sz.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+	}
+	n->req_size = sz.seccomp_notif > sizeof *n->req ? sz.seccomp_notif : sizeof *n->req;
+	n->resp_size = sz.seccomp_notif_resp > sizeof *n->resp ? sz.seccomp_notif_resp
+							       : sizeof *n->resp;
+	n->a = xcalloc(1, sizeof *n->a);
+	n->b = xcalloc(1, sizeof *n->b);
+	n->req = xcalloc(1, n->req_size);
+	n->resp = xcalloc(1, n->resp_size);
+	return n;
+}
+
+void sb_trace_notifier_free(sb_trace_notifier *n)
+{
+	if (!n)
+		return;
+	sb_strmap_free(n->grants);
+	free(n->gv);
+	free(n->a);
+	free(n->b);
+	free(n->req);
+	free(n->resp);
+	free(n);
+}
+
+/* Does the plan grant `right` on `path` (canonical)?  Landlock's rule: a
+ * right on a directory covers its subtree; a rule on a file covers that
+ * file.  Rights the effective ABI does not handle are never refused.  */
+static bool granted(const sb_trace_notifier *n, const char *path, uint64_t right)
+{
+	if (!(right & n->handled))
+		return true;
+	size_t len = strlen(path);
+	for (;;) {
+		void **slot = sb_strmap_slot(n->grants, path, len, false);
+		if (slot && *slot) {
+			const grant *g = *slot;
+			if (g->dir_rights & right)
+				return true;
+			if (len == strlen(path) && (g->file_rights & right))
+				return true;
+		}
+		if (len <= 1)
+			return false;
+		while (len > 1 && path[len - 1] != '/')
+			len--;
+		if (len > 1)
+			len--;   /* drop the slash: "/a/b" -> "/a" */
+	}
+}
+
+/* A NUL-terminated string from the target's memory.  Reads page by page,
+ * so an unmapped page after the string does not fail the read.  */
+static bool read_str(pid_t pid, uint64_t addr, char *buf, size_t cap)
+{
+	size_t got = 0;
+	while (got < cap - 1) {
+		uint64_t a = addr + got;
+		size_t chunk = 4096 - (size_t)(a & 4095);
+		if (chunk > cap - 1 - got)
+			chunk = cap - 1 - got;
+		struct iovec l = { buf + got, chunk }, r = { (void *)(uintptr_t)a, chunk };
+		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
+		if (k <= 0)
+			return false;
+		void *nul = memchr(buf + got, '\0', (size_t)k);
+		if (nul)
+			return true;
+		got += (size_t)k;
+	}
+	return false;   /* longer than PATH_MAX: the kernel refuses it anyway */
+}
+
+static bool read_mem(pid_t pid, uint64_t addr, void *out, size_t n)
+{
+	struct iovec l = { out, n }, r = { (void *)(uintptr_t)addr, n };
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)n;
+}
+
+/* The directory a relative path starts from: the cwd, or the dirfd.  */
+static bool base_dir(pid_t pid, int dfd, char *out, size_t cap)
+{
+	char link[64];
+	if (dfd == AT_FDCWD)
+		snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	else
+		snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, dfd);
+	ssize_t k = readlink(link, out, cap - 1);
+	if (k <= 0 || out[0] != '/')
+		return false;
+	out[k] = '\0';
+	return true;
+}
+
+
+static void fetch_path(pid_t pid, const struct seccomp_data *d, int dfd_i, int path_i,
+		       arg_path *out)
+{
+	out->ok = false;
+	out->empty = false;
+	out->base[0] = '\0';
+	if (path_i < 0)
+		return;
+	if (!read_str(pid, d->args[path_i], out->text, sizeof out->text)) {
+		out->text[0] = '\0';
+		return;
+	}
+	if (out->text[0] == '\0') {
+		out->empty = true;   /* AT_EMPTY_PATH: an access through a descriptor */
+		return;
+	}
+	if (out->text[0] != '/') {
+		int dfd = dfd_i < 0 ? AT_FDCWD : (int)d->args[dfd_i];
+		if (!base_dir(pid, dfd, out->base, sizeof out->base))
+			return;
+	}
+	out->ok = true;
+}
+
+/* The canonical name of `p` (O_PATH open, following a final symlink or
+ * not), with its status: one open and a readlink of the descriptor instead
+ * of realpath()'s lstat per component.  NULL when it does not exist.  */
+static char *canon(int dirfd, const char *p, bool follow, bool dir_only, struct stat *st)
+{
+	int fd = openat(dirfd, p, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW) |
+				  (dir_only ? O_DIRECTORY : 0));
+	if (fd < 0)
+		return NULL;
+	char link[64], buf[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t k = readlink(link, buf, sizeof buf - 1);
+	bool ok = k > 0 && buf[0] == '/' && (!st || fstat(fd, st) == 0);
+	close(fd);
+	if (!ok)
+		return NULL;
+	buf[k] = '\0';
+	return xstrdup(buf);
+}
+
+/* Resolve as the kernel does: every component but the last through
+ * symlinks; the last too when `follow`.  NULL when the parent does not
+ * exist (the call fails with ENOENT, no denial).  Sets *exists, *st.  */
+static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *st)
+{
+	char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
+	*exists = false;
+	size_t len = strlen(full);
+	while (len > 1 && full[len - 1] == '/')
+		full[--len] = '\0';
+	const char *slash = strrchr(full, '/');
+	const char *last = slash ? slash + 1 : full;
+	char *r = NULL;
+	bool dots = !strcmp(last, ".") || !strcmp(last, "..");
+	if (follow || dots) {
+		r = canon(AT_FDCWD, full, true, false, st);
+		if (r || dots) {
+			*exists = r != NULL;
+			free(full);
+			return r;
+		}
+	}
+	char *dir = xstrndup(full, slash && slash != full ? (size_t)(slash - full) : 1);
+	char *rdir = canon(AT_FDCWD, dir, true, true, NULL);
+	free(dir);
+	if (rdir) {
+		r = sb_path_join(rdir, last);
+		free(rdir);
+		*exists = lstat(r, st) == 0;
+		if (*exists && follow && S_ISLNK(st->st_mode)) {
+			/* a dangling symlink followed: the target's parent decides */
+			free(r);
+			r = NULL;
+		}
+	}
+	free(full);
+	return r;
+}
+
+static uint64_t make_right(mode_t m)
+{
+	if (S_ISDIR(m))
+		return SB_LL_MAKE_DIR;
+	if (S_ISLNK(m))
+		return SB_LL_MAKE_SYM;
+	if (S_ISFIFO(m))
+		return SB_LL_MAKE_FIFO;
+	if (S_ISSOCK(m))
+		return SB_LL_MAKE_SOCK;
+	if (S_ISCHR(m))
+		return SB_LL_MAKE_CHAR;
+	if (S_ISBLK(m))
+		return SB_LL_MAKE_BLOCK;
+	return SB_LL_MAKE_REG;
+}
+
+typedef struct ctx {
+	sb_trace_notifier *n;
+	pid_t pid;
+	char comm[32];            /* read at the first denial */
+	const char *sys;
+} ctx;
+
+static void read_comm(pid_t pid, char *out, size_t cap)
+{
+	char f[64];
+	snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
+	int fd = open(f, O_RDONLY | O_CLOEXEC);
+	ssize_t r = fd >= 0 ? read(fd, out, cap - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	out[r > 0 ? r : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void deny(ctx *c, sb_access acc, const char *path)
+{
+	if (!c->comm[0])
+		read_comm(c->pid, c->comm, sizeof c->comm);
+	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid,
+			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys };
+	sb_tracer_denied(c->n->t, &d);
+}
+
+/* The parent of `p` must grant `right` (creating and removing).  */
+static void check_parent(ctx *c, const char *p, uint64_t right, sb_access acc)
+{
+	char *dir = sb_path_dirname(p);
+	if (!granted(c->n, dir, right))
+		deny(c, acc, p);
+	free(dir);
+}
+
+static void classify_open(ctx *c, const arg_path *a, uint64_t flags)
+{
+	if (flags & O_PATH)
+		return;   /* no access is checked for an O_PATH descriptor */
+	bool creat = flags & O_CREAT;
+	bool follow = !(flags & O_NOFOLLOW) && !(creat && (flags & O_EXCL));
+	bool exists;
+	struct stat st;
+	char *p = resolve(a, follow, &exists, &st);
+	if (!p)
+		return;
+	int acc = (int)(flags & O_ACCMODE);
+	if (!exists) {
+		if (creat) {
+			check_parent(c, p, SB_LL_MAKE_REG, SB_ACC_CREATE);
+		}
+	} else if (!(creat && (flags & O_EXCL)) && !S_ISLNK(st.st_mode)) {
+		bool dir = S_ISDIR(st.st_mode);
+		if ((acc == O_RDONLY || acc == O_RDWR) &&
+		    !granted(c->n, p, dir ? SB_LL_READ_DIR : SB_LL_READ_FILE))
+			deny(c, dir ? SB_ACC_LIST : SB_ACC_READ, p);
+		else if ((acc == O_WRONLY || acc == O_RDWR) && !dir &&
+			 !granted(c->n, p, SB_LL_WRITE_FILE))
+			deny(c, SB_ACC_WRITE, p);
+		else if ((flags & O_TRUNC) && !dir && S_ISREG(st.st_mode) &&
+			 !granted(c->n, p, SB_LL_TRUNCATE))
+			deny(c, SB_ACC_WRITE, p);
+	}
+	free(p);
+}
+
+static void classify(ctx *c, const call *k, const struct seccomp_data *d,
+		     const arg_path *a, const arg_path *b, uint64_t open2_flags)
+{
+	bool exists;
+	struct stat st;
+	char *p = NULL;
+	switch (k->k) {
+	case K_OPEN:
+		classify_open(c, a, d->args[k->flags]);
+		return;
+	case K_OPEN2:
+		classify_open(c, a, open2_flags);
+		return;
+	case K_CREAT:
+		classify_open(c, a, O_CREAT | O_WRONLY | O_TRUNC);
+		return;
+	case K_EXEC:
+		p = resolve(a, true, &exists, &st);
+		if (p && exists && S_ISREG(st.st_mode) && !granted(c->n, p, SB_LL_EXECUTE))
+			deny(c, SB_ACC_EXEC, p);
+		break;
+	case K_TRUNCATE:
+		p = resolve(a, true, &exists, &st);
+		if (p && exists && S_ISREG(st.st_mode) &&
+		    !(granted(c->n, p, SB_LL_TRUNCATE) && granted(c->n, p, SB_LL_WRITE_FILE)))
+			deny(c, SB_ACC_WRITE, p);
+		break;
+	case K_MKDIR:
+		p = resolve(a, false, &exists, &st);
+		if (p && !exists)
+			check_parent(c, p, SB_LL_MAKE_DIR, SB_ACC_CREATE);
+		break;
+	case K_MKNOD:
+		p = resolve(a, false, &exists, &st);
+		if (p && !exists)
+			check_parent(c, p, make_right((mode_t)d->args[k->flags]), SB_ACC_CREATE);
+		break;
+	case K_SYMLINK:
+		p = resolve(b, false, &exists, &st);
+		if (p && !exists)
+			check_parent(c, p, SB_LL_MAKE_SYM, SB_ACC_CREATE);
+		break;
+	case K_UNLINK:
+	case K_RMDIR:
+		p = resolve(a, false, &exists, &st);
+		if (p && exists) {
+			bool dir = S_ISDIR(st.st_mode);
+			check_parent(c, p, dir ? SB_LL_REMOVE_DIR : SB_LL_REMOVE_FILE,
+				     SB_ACC_DELETE);
+		}
+		break;
+	case K_LINK:
+	case K_RENAME: {
+		p = resolve(a, false, &exists, &st);
+		if (!p || !exists)
+			break;
+		uint64_t mk = make_right(st.st_mode);
+		if (k->k == K_RENAME)
+			check_parent(c, p, S_ISDIR(st.st_mode) ? SB_LL_REMOVE_DIR
+							       : SB_LL_REMOVE_FILE, SB_ACC_DELETE);
+		free(p);
+		p = resolve(b, false, &exists, &st);
+		if (p)
+			check_parent(c, p, mk, SB_ACC_CREATE);
+		break;
+	}
+	case K_SOCKET:
+		break;
+	}
+	free(p);
+}
+
+static const char *family_name(int fam)
+{
+	switch (fam) {
+	case AF_UNIX: return "AF_UNIX";
+	case AF_INET: return "AF_INET";
+	case AF_INET6: return "AF_INET6";
+	case AF_NETLINK: return "AF_NETLINK";
+	case AF_PACKET: return "AF_PACKET";
+	default: return "another address family";
+	}
+}
+
+static void respond(sb_trace_notifier *n, uint64_t id, int error)
+{
+	memset(n->resp, 0, n->resp_size);
+	n->resp->id = id;
+	if (error) {
+		n->resp->error = -error;
+	} else {
+		n->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	}
+	/* ENOENT: the caller was killed meanwhile; nothing to answer.  */
+	while (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, n->resp) < 0 && errno == EINTR)
+		;
+}
+
+int sb_trace_notifier_serve(sb_trace_notifier *n)
+{
+	memset(n->req, 0, n->req_size);
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_RECV, n->req) < 0) {
+		if (errno == EINTR || errno == ENOENT)
+			return 0;
+		return -1;   /* hung up: every filtered process is gone */
+	}
+	const struct seccomp_data *d = &n->req->data;
+	pid_t pid = (pid_t)n->req->pid;
+	const call *k = NULL;
+	for (size_t i = 0; i < NCALLS && !k; i++)
+		if (calls[i].nr == d->nr)
+			k = &calls[i];
+	if (k && k->k == K_SOCKET) {
+		/* The one answer that is not "continue": the same refusal the
+		 * launch filter gives when the trace is off.  */
+		respond(n, n->req->id, EPERM);
+		ctx c = { .n = n, .pid = pid, .sys = "socket" };
+		deny(&c, SB_ACC_NETWORK, family_name((int)d->args[0]));
+		return 0;
+	}
+	/* Read what lives in the caller (its memory, cwd, dirfds) while it
+	 * waits, then let it go on at once: the classification runs while the
+	 * caller's call proceeds (its name is read at a denial only).  */
+	arg_path *a = n->a, *b = n->b;
+	uint64_t open2_flags = 0;
+	bool readable = true;
+	if (k) {
+		fetch_path(pid, d, k->dfd, k->path, a);
+		fetch_path(pid, d, k->dfd2, k->path2, b);
+		if (k->k == K_OPEN2) {
+			struct { uint64_t flags, mode, resolve; } how;
+			if (read_mem(pid, d->args[2], &how, sizeof how))
+				open2_flags = how.flags;
+			else
+				readable = false;
+		}
+	}
+	respond(n, n->req->id, 0);
+	if (!k)
+		return 0;
+	/* an empty path (a descriptor) is not an event; an unreadable one is */
+	bool lost = !readable || (k->path >= 0 && !a->ok && !a->empty) ||
+		    (k->path2 >= 0 && !b->ok && !b->empty);
+	if (lost)
+		sb_tracer_lost(n->t, 1);
+	if (lost || (k->path >= 0 && !a->ok) || (k->path2 >= 0 && !b->ok))
+		return 0;
+	ctx c = { .n = n, .pid = pid, .sys = k->name };
+	classify(&c, k, d, a, b, open2_flags);
+	return 0;
+}
+#endif /* __linux__ */

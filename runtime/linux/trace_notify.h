@@ -1,0 +1,46 @@
+/* trace_notify.h - the Linux denial trace (docs/linux.md, "Denial trace"):
+ * a seccomp user-notification filter on the path-taking system calls, whose
+ * listener the supervisor (the sbrun parent, outside the sandbox) serves.
+ * Every notification is answered "continue": the kernel decides, the
+ * supervisor only observes (socket() calls the profile denies are the one
+ * exception: they are answered EPERM, the answer the launch filter gives
+ * when tracing is off).  The supervisor reads the path from the caller's
+ * memory, resolves it as the kernel will, and asks the Landlock plan
+ * whether the access is granted; a refused one goes to the tracer
+ * (runtime/common/denial.h), which names the policy line.
+ *
+ * Fail closed: when the listener is gone (the supervisor died), the
+ * filtered calls fail with ENOSYS; they never run unconfined, and the
+ * Landlock domain stays in force either way.  */
+#ifndef SB_TRACE_NOTIFY_H
+#define SB_TRACE_NOTIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "runtime/common/denial.h"
+
+struct sb_ll_plan;
+
+/* Child side, after no_new_privs, the launch filter and restrict_self:
+ * install the trace filter (socket() trapped as the plan says: AF_UNIX
+ * when `deny_unix`, every other family when `deny_net`), send the
+ * listener over `sock` and close both.  0, or -1 with errno.  */
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net);
+
+/* Parent side: receive the listener from `sock` (blocks until the child
+ * sends it or exits); -1 when none came.  */
+int sb_trace_recv_listener(int sock);
+
+typedef struct sb_trace_notifier sb_trace_notifier;
+
+/* `handled`: the Landlock rights the effective ABI handles (the others are
+ * never refused); 0 when running without Landlock.  Borrows all.  */
+sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
+					 uint64_t handled, sb_tracer *t);
+void sb_trace_notifier_free(sb_trace_notifier *n);
+/* Serve one notification.  -1 when the listener has hung up (every
+ * filtered process is gone).  */
+int sb_trace_notifier_serve(sb_trace_notifier *n);
+
+#endif

@@ -1,0 +1,103 @@
+#ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
+/* trace_run.c - sbrun --trace / --learn on Linux: the supervising parent
+ * (supervise.h) whose child runs the usual launch sequence with the trace
+ * filter added last, and which serves the filter's listener
+ * (trace_notify.h) until the child has exited.  */
+#include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
+#include "runtime/linux/supervise.h"
+#include "runtime/linux/trace_notify.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The shell's view of a wait status: 128+N for signal N.  The supervisor
+ * returns it (the caller prints the trace summary and writes the learned
+ * policy after the command) instead of re-raising the signal.  */
+static int shell_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
+}
+
+int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			 char *const argv[], char *const envp[], sb_tracer *t,
+			 int (*exit_status_of)(int), sb_diag *d)
+{
+	uint64_t handled = 0;
+	sb_ll_probe pr;
+	sb_ll_probe_kernel(&pr);
+	int min_abi = o->min_abi > 0 ? o->min_abi : SB_LL_MIN_ABI_DEFAULT;
+	if (pr.kernel_abi > 0 && pr.eff_abi >= min_abi)
+		handled = sb_ll_abi_info_for(pr.eff_abi).fs_mask;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
+			       "cannot start the trace supervisor: socketpair: %s", strerror(errno));
+		return SB_REFUSED;
+	}
+	sb_sup sup;
+	pid_t pid = sb_sup_fork(&sup);
+	if (pid < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
+			       "cannot start the trace supervisor: fork: %s", strerror(e));
+		return SB_REFUSED;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		sb_linux_opts co = *o;
+		co.trace = true;
+		co.trace_sock = sv[1];
+		_exit(exit_status_of(sb_linux_exec(plan, &co, path, argv, envp, d)));
+	}
+	close(sv[1]);
+	/* Blocks until the child sends the listener, or exits without one
+	 * (it failed before confining itself; its status says why).  */
+	int listener = sb_trace_recv_listener(sv[0]);
+	close(sv[0]);
+	sb_trace_notifier *n =
+		listener >= 0 ? sb_trace_notifier_new(listener, plan, handled, t) : NULL;
+	int wstatus = 0;
+	bool done = false;
+	while (!done) {
+		struct pollfd p[3] = { { .fd = sup.pidfd, .events = POLLIN },
+				       { .fd = sup.sigfd, .events = POLLIN },
+				       { .fd = listener, .events = POLLIN } };
+		int k = poll(p, listener >= 0 ? 3 : 2, -1);
+		if (k < 0 && errno != EINTR)
+			break;
+		if (k <= 0)
+			continue;
+		if (listener >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    sb_trace_notifier_serve(n) < 0) {
+			close(listener);   /* every filtered process is gone */
+			listener = -1;
+		}
+		if (p[1].revents & POLLIN)
+			sb_sup_handle(&sup, sup.sigfd, &wstatus);
+		if (p[0].revents & POLLIN)
+			done = sb_sup_handle(&sup, sup.pidfd, &wstatus);
+	}
+	if (!done)   /* poll failed: still wait, never leave the child */
+		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+			;
+	if (listener >= 0)
+		close(listener);
+	sb_trace_notifier_free(n);
+	close(sup.pidfd);
+	close(sup.sigfd);
+	sigprocmask(SIG_SETMASK, &sup.saved, NULL);
+	return shell_status(wstatus);
+}
+#endif /* __linux__ */

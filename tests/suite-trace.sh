@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# suite-trace.sh: the denial trace and learn mode (docs/trace.md) for real:
+# omp-sandboxed under the default policy with OMP_SANDBOX_TRACE=1 runs git
+# (with ~/.gitconfig), npm (with its cache), cat ~/.ssh/id_rsa and a write
+# outside the workspace; every denial must be reported once with its policy
+# line and fix, nothing allowed may be reported, and the learned fragment
+# (acknowledgements added) must make the same session run without denials.
+# Also: JSON lines, forged names, the flood, the supervisor's death, signals
+# and exit statuses, network denials, trace off = no fork and no filter.
+# Root and uid 65534, each in a private mount namespace with a tmpfs home
+# (tests/lib/fakehome.sh).  Exit 0 pass, 77 skip, 1 fail.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-build}
+case $B in /*) ;; *) B=$root/$B ;; esac
+if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
+	rc=0
+	/usr/bin/env SBX_SUITE_INSIDE=1 B="$B" "$root/tests/lib/fakehome.sh" -- \
+		/bin/bash "$root/tests/suite-trace.sh" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] || exit "$rc"
+	rc2=0
+	/usr/bin/env SBX_SUITE_INSIDE=1 B="$B" "$root/tests/lib/fakehome.sh" --as-nobody -- \
+		/bin/bash "$root/tests/suite-trace.sh" || rc2=$?
+	[ "$rc" = 0 ] && [ "$rc2" = 0 ] && exit 0
+	[ "$rc2" = 77 ] && [ "$rc" = 0 ] && exit 0
+	exit 1
+fi
+
+OS=$B/bin/omp-sandboxed
+SBRUN=$B/bin/sbrun
+SBC=$B/bin/sbc
+for f in "$OS" "$SBRUN" "$SBC"; do
+	[ -x "$f" ] || { echo "SKIP: $f not built"; exit 77; }
+done
+H=$HOME
+who="uid $(id -u)"
+[ "$(getent passwd "$(id -u)" | cut -d: -f6)" = "$H" ] || { echo "FAIL: not inside fakehome"; exit 1; }
+if ! "$SBRUN" --doctor >/dev/null 2>&1; then
+	echo "SKIP: Landlock unavailable ($who)"
+	exit 77
+fi
+
+T=$(mktemp -d /tmp/sbx-suite-trace.XXXXXX)
+# Outside the workspace, the home and the temp dirs (the policy allows /tmp).
+OUTSIDE=$(mktemp -d /var/tmp/sbx-trace-out.XXXXXX)
+POL=$(mktemp -d /var/tmp/sbx-trace-pol.XXXXXX)   # policies: never writable inside
+chmod 755 "$T"
+bgpids=()
+cleanup() {
+	for p in "${bgpids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$T" "$OUTSIDE" "$POL"
+}
+trap cleanup EXIT
+npass=0 nfail=0 nskip=0
+pass() { echo "PASS: [$who] $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: [$who] $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP: [$who] $*"; nskip=$((nskip + 1)); }
+contains() { grep -qF -- "$2" <<<"$1"; }
+count() { grep -cF -- "$2" <<<"$1"; }
+
+# The workload runs as "omp": a script that runs its arguments.
+mkdir -p "$T/bin" "$H/proj" "$H/.ssh"
+printf '#!/bin/bash\nexec "$@"\n' >"$T/bin/omp"
+chmod 755 "$T/bin/omp"
+echo "not a key" >"$H/.ssh/id_rsa"
+printf '[user]\n\tname = Trace Test\n\temail = t@example.invalid\n' >"$H/.gitconfig"
+WS=$H/proj
+PATHS="$T/bin:/usr/bin:/bin"
+
+# run VAR=... -- ARGS: omp-sandboxed in the workspace with an exact env;
+# sets $out (stdout), $err (stderr: the trace and the tools' messages), $rc.
+run() {
+	local vars=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" USER=u TERM=dumb LANG=C.UTF-8 \
+		OMP_SANDBOX_TOOLS=none "${vars[@]}" "$OS" "$@" 2>"$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+}
+denials() { grep -F 'sandbox: denied ' <<<"$err"; }
+
+# ---- 1. git with ~/.gitconfig ----
+git -C "$WS" init -q 2>/dev/null || git init -q "$WS"
+echo hello >"$WS/file.txt"
+run OMP_SANDBOX_TRACE=1 -- git status --short
+want="sandbox: denied read $H/.gitconfig — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.gitconfig (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [git pid "
+if contains "$err" "$want"; then pass "git: ~/.gitconfig denial names omp.sbx:24 and the variable"
+else fail "git: ~/.gitconfig denial line missing; stderr: ${err:0:600}"; fi
+if [ "$(denials | wc -l)" = 1 ]; then pass "git: reported once, nothing else (the workspace, /usr, the loader are allowed)"
+else fail "git: want exactly one denial line, got: $(denials)"; fi
+if contains "$err" "unable to access '$H/.gitconfig'"; then pass "git itself saw the denial (the trace did not change it)"
+else fail "git did not report EACCES on ~/.gitconfig: ${err:0:300}"; fi
+if contains "$err" "sandbox: trace summary: " && contains "$err" "(omp.sbx:24)"; then pass "git: summary at exit"
+else fail "git: no summary: ${err:0:300}"; fi
+
+# ---- 2. npm with its cache (~/.npm) ----
+if command -v npm >/dev/null && [ -x /usr/bin/node ]; then
+	mkdir -p "$H/.npm"
+	run OMP_SANDBOX_TRACE=1 -- npm cache ls --loglevel=warn
+	if denials | grep -qF "sandbox: denied create $H/.npm/" || denials | grep -qF "sandbox: denied read $H/.npm" ||
+		denials | grep -qF "sandbox: denied list $H/.npm"; then
+		pass "npm: its cache under ~/.npm is reported"
+	else
+		fail "npm: no ~/.npm denial; stderr: ${err:0:600}"
+	fi
+	if denials | grep -F "$H/.npm" | grep -qF "to allow: OMP_SANDBOX_EXTRA_"; then
+		pass "npm: the fix is an OMP_SANDBOX_EXTRA_* variable"
+	else
+		fail "npm: no variable in the fix: $(denials | head -3)"
+	fi
+	if denials | grep -vF "$H/" | grep -q .; then
+		fail "npm: something outside the home reported: $(denials | grep -vF "$H/" | head -3)"
+	else
+		pass "npm: nothing outside the home reported"
+	fi
+else
+	skip "npm is not installed"
+fi
+
+# ---- 3. cat ~/.ssh/id_rsa, 4. a write outside the workspace ----
+run OMP_SANDBOX_TRACE=1 -- cat "$H/.ssh/id_rsa"
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.ssh/id_rsa (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [cat pid " &&
+	[ "$rc" != 0 ] && ! contains "$out" "not a key"; then
+	pass "cat ~/.ssh/id_rsa: denied, reported with line 24 and the sensitive confirmation"
+else fail "cat ~/.ssh/id_rsa: rc=$rc out=$out err=${err:0:400}"; fi
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c "echo x > $OUTSIDE/new.txt"
+if contains "$err" "sandbox: denied create $OUTSIDE/new.txt — omp.sbx:16 \"deny write\"; to allow: OMP_SANDBOX_EXTRA_WRITE=$OUTSIDE [sh pid " &&
+	[ ! -e "$OUTSIDE/new.txt" ]; then
+	pass "write outside the workspace: reported with line 16 and OMP_SANDBOX_EXTRA_WRITE"
+else fail "write outside: err=${err:0:400}"; fi
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c "echo x > $WS/inside.txt; cat /etc/hostname >/dev/null; ls $WS >/dev/null; mkdir -p $WS/d/e; rm -r $WS/d"
+if [ "$rc" = 0 ] && [ -z "$(denials)" ] && contains "$err" "0 denied accesses"; then
+	pass "allowed work (workspace writes, system reads) reports nothing"
+else fail "allowed work: rc=$rc denials: $(denials) ${err:0:300}"; fi
+
+# ---- JSON lines ----
+run OMP_SANDBOX_TRACE="$T/trace.json" OMP_SANDBOX_TRACE_FORMAT=json -- /bin/sh -c "cat $H/.ssh/id_rsa; ls $H"
+if /usr/bin/python3 -c '
+import json, sys
+objs = [json.loads(l) for l in sys.stdin]
+d = [o for o in objs if o["event"] == "denied"]
+s = [o for o in objs if o["event"] == "summary"]
+assert len(d) == 2 and len(s) == 1, objs
+r = [o for o in d if o["access"] == "read"][0]
+assert r["policy"] == {"file": "omp.sbx", "line": 24, "statement": "deny read home"}, r
+assert r["process"] == "cat" and r["syscall"] in ("openat", "open"), r
+assert r["sensitive"] and r["fix"].startswith("OMP_SANDBOX_EXTRA_READ=~/.ssh/id_rsa"), r
+l = [o for o in d if o["access"] == "list"][0]
+assert l["fix"].startswith("the policy statement `allow read exactly home;`"), l
+assert l["sensitive"] is None, l
+assert s[0]["denied"] == 2 and s[0]["distinct"] == 2, s
+' <"$T/trace.json" 2>"$T/py"; then pass "--trace-format json: one object a line, policy line, fix, summary"
+else fail "json: $(cat "$T/py") $(head -c 600 "$T/trace.json")"; fi
+
+# ---- trace to a file ----
+run OMP_SANDBOX_TRACE="$T/trace.log" -- cat "$H/.ssh/id_rsa"
+if grep -qF "sandbox: denied read $H/.ssh/id_rsa" "$T/trace.log" 2>/dev/null && ! contains "$err" "sandbox: denied"; then
+	pass "OMP_SANDBOX_TRACE=FILE writes the trace there, not on stderr"
+else fail "trace file: $(cat "$T/trace.log" 2>&1 | head -3)"; fi
+
+# ---- a forged line: a file name with a newline ----
+nl=$'\n'
+forged="$H/x${nl}sandbox: denied read forged — omp.sbx:1"
+echo x >"$forged"
+run OMP_SANDBOX_TRACE=1 -- cat "$forged"
+if ! grep -q '^sandbox: denied read forged' <<<"$err" && contains "$err" 'x\x0asandbox: denied read forged'; then
+	pass "a newline in a path is escaped: no forged report line"
+else fail "forged: ${err:0:400}"; fi
+rm -f "$forged"
+
+# ---- the flood: 5000 distinct denials from one process ----
+run OMP_SANDBOX_TRACE=1 -- /usr/bin/python3 -c "
+import os
+for i in range(5000):
+    try: os.close(os.open('$OUTSIDE/f%d' % i, os.O_CREAT | os.O_WRONLY))
+    except PermissionError: pass
+print('done')"
+lines=$(denials | wc -l)
+if [ "$out" = done ] && [ "$lines" -ge 150 ] && [ "$lines" -le 1000 ] &&
+	grep -qE "sandbox: trace summary: 5000 denied accesses \(5000 distinct\).*[0-9]+ reports suppressed" <<<"$err"; then
+	pass "flood: 5000 denials, $lines lines shown, the rest counted as suppressed"
+else fail "flood: out=$out lines=$lines summary: $(grep 'trace summary' <<<"$err")"; fi
+[ -z "$(ls "$OUTSIDE")" ] && pass "flood: nothing was created" || fail "flood created files"
+
+# ---- learn, apply, run again without denials ----
+npm_step=true
+command -v npm >/dev/null && npm_step="npm cache ls --loglevel=warn >/dev/null"
+session=(/bin/sh -c "git status --short >/dev/null; cat $H/.ssh/id_rsa >/dev/null; echo x > $OUTSIDE/learned.txt; $npm_step; true")
+run -- --learn "$T/learned.sbx" "${session[@]}"
+frag=$(cat "$T/learned.sbx" 2>/dev/null)
+if contains "$frag" "allow read ~/.gitconfig;" && contains "$frag" "allow read ~/.ssh/id_rsa;" &&
+	contains "$frag" "allow write $OUTSIDE;" &&
+	contains "$frag" "# needed by git (pid " && contains "$frag" "# needed by cat (pid " &&
+	contains "$frag" 'denied by omp.sbx:24 "deny read home"'; then
+	pass "learn: one grant per denial, with the process and the policy line"
+else fail "learn: fragment: $frag"; fi
+if [ "$(grep -c 'error \[sensitive\]' <<<"$frag")" = 2 ] && ! grep -q 'acknowledge sensitive "' <<<"$(grep -v '^#' <<<"$frag")"; then
+	pass "learn: sensitive grants carry the check's error and no acknowledgement"
+else fail "learn: sensitive comments: $frag"; fi
+cp "$root/examples/omp.sbx" "$POL/omp.sbx"
+[ -d "$root/examples/tools" ] && cp -r "$root/examples/tools" "$POL/tools"
+cp "$T/learned.sbx" "$POL/learned.sbx"
+printf 'include "omp.sbx";\ninclude "learned.sbx";\n' >"$POL/session.sbx"
+if ! "$SBC" --check "$POL/session.sbx" >"$T/chk" 2>&1 && grep -q '\[sensitive\]' "$T/chk"; then
+	pass "learn: sbc --check refuses the fragment until acknowledged"
+else fail "learn: sbc --check did not refuse: $(cat "$T/chk")"; fi
+sed -i -E 's|^(allow read ~/\.(gitconfig\|ssh/id_rsa));|\1 acknowledge sensitive "this test reads them";|' "$POL/learned.sbx"
+if "$SBC" --check "$POL/session.sbx" >"$T/chk" 2>&1; then
+	pass "learn: with the acknowledgements added, sbc --check passes"
+else fail "learn: check still fails: $(cat "$T/chk")"; fi
+if "$SBC" -o "$POL/session.sb" "$POL/session.sbx" 2>"$T/chk"; then
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		"$SBRUN" --trace "$POL/session.sb" "${session[@]}" 2>"$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+	if [ "$rc" = 0 ] && [ -z "$(denials)" ] && contains "$err" "0 denied accesses" && [ -e "$OUTSIDE/learned.txt" ]; then
+		pass "learn: the same session under the learned policy runs without denials"
+	else fail "learn: rerun rc=$rc: $(denials) $(grep -v tamper <<<"$err" | head -5)"; fi
+else fail "learn: the learned policy does not compile: $(cat "$T/chk")"; fi
+printf 'include "omp.sbx";\nallow read exactly home;\n' >"$POL/list.sbx"
+"$SBC" -o "$POL/list.sb" "$POL/list.sbx" 2>/dev/null
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+	"$SBRUN" --trace "$POL/list.sb" ls "$H" 2>"$T/err")
+err=$(cat "$T/err")
+if contains "$err" "sandbox: denied list $H — the profile allows this, but the Linux plan is narrower here"; then
+	pass "listing the home directory stays denied on Linux and is reported as the plan's limit"
+else fail "list home: $(grep -v tamper <<<"$err" | head -5)"; fi
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+	"$SBRUN" --trace "$POL/list.sb" cat "$H/.ssh/id_rsa" 2>"$T/err")
+err=$(cat "$T/err")
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
+	pass "sbrun: the statement is quoted from the included policy file beside the profile"
+else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+	"$SBRUN" --trace "$POL/list.sbx" cat "$H/.ssh/id_rsa" 2>"$T/err")
+err=$(cat "$T/err")
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
+	pass "sbrun POLICY.sbx: the statement is quoted from the policy compiled in memory"
+else fail "sbx quote: $(grep -v tamper <<<"$err" | head -5)"; fi
+rm -f "$OUTSIDE/learned.txt"
+
+# ---- network denial (network off) ----
+printf 'default allow;\nnetwork off;\ndeny read write home;\n' >"$POL/nonet.sbx"
+"$SBC" -o "$POL/nonet.sb" "$POL/nonet.sbx"
+out=$(cd "$WS" && "$SBRUN" --trace "$POL/nonet.sb" /usr/bin/python3 -c '
+import socket
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("open")
+except PermissionError: print("refused")' 2>"$T/err")
+err=$(cat "$T/err")
+if [ "$out" = refused ] && contains "$err" "sandbox: denied network AF_INET — nonet.sbx:2 \"network off\""; then
+	pass "network off: the refused socket is reported with its policy line"
+else fail "network: out=$out err=${err:0:400}"; fi
+
+# ---- exit status, signals ----
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'exit 7'
+[ "$rc" = 7 ] && pass "traced: the command's exit status" || fail "exit status $rc, want 7"
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'kill -TERM $$'
+[ "$rc" = 143 ] && pass "traced: killed by a signal is 128+N" || fail "signal status $rc, want 143"
+(cd "$WS" && exec /usr/bin/env -i PATH="$PATHS" HOME="$H" OMP_SANDBOX_TRACE=1 "$OS" /bin/sh -c 'trap "echo got-term; exit 3" TERM; sleep 20 & wait' >"$T/sig.out" 2>&1) &
+sup=$!
+bgpids+=("$sup")
+sleep 0.7
+kill -TERM "$sup"
+wait "$sup"
+src=$?
+if [ "$src" = 3 ] && grep -q got-term "$T/sig.out"; then pass "traced: SIGTERM to the supervisor reaches the command"
+else fail "signal forwarding: rc=$src $(cat "$T/sig.out")"; fi
+
+# ---- trace off: no fork, no filter; trace on: one more filter ----
+filters() { awk '/^Seccomp_filters:/ {print $2}' <<<"$out"; }
+run -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+off=$(filters)
+offparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+on=$(filters)
+onparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
+if [ -n "$off" ] && [ "$on" = $((off + 1)) ] && [ -n "$offparent" ] && [ "$offparent" != omp-sandboxed ] && [ "$onparent" = omp-sandboxed ]; then
+	pass "trace off: no supervisor and $off filter(s); trace on: a supervisor and one more filter"
+else fail "filters off=$off on=$on parents: $offparent / $onparent"; fi
+
+# ---- the supervisor dies: the tree stays confined ----
+rm -f "$T/bg.log" "$T/bg.pid"
+(cd "$WS" && exec /usr/bin/env -i PATH="$PATHS" HOME="$H" OMP_SANDBOX_TRACE=1 "$OS" /bin/bash -c "
+	( exec 9>$WS/bg.log; trap '' HUP; sleep 1.5
+	  for f in $H/.ssh/id_rsa /etc/hostname; do
+	    if { read -r line < \$f; } 2>&9; then echo \"read \$f: \$line\" >&9; else echo \"refused \$f\" >&9; fi
+	  done; echo done >&9 ) &
+	echo \$! > $WS/bg.pid; wait" >/dev/null 2>&1) &
+sup=$!
+bgpids+=("$sup")
+sleep 0.5
+{ kill -9 "$sup"; wait "$sup"; } 2>/dev/null
+for _ in $(seq 50); do grep -q done "$WS/bg.log" 2>/dev/null && break; sleep 0.1; done
+bglog=$(cat "$WS/bg.log" 2>/dev/null)
+if contains "$bglog" "refused $H/.ssh/id_rsa" && contains "$bglog" "refused /etc/hostname" &&
+	grep -qi "function not implemented" "$WS/bg.log"; then
+	pass "supervisor killed: the orphaned process is refused (ENOSYS), never unconfined"
+elif [ -z "$bglog" ]; then
+	# The orphan could not even write its log (the open fails with ENOSYS too).
+	if [ -s "$WS/bg.pid" ] && ! kill -0 "$(cat "$WS/bg.pid")" 2>/dev/null; then
+		pass "supervisor killed: the orphan got nowhere (every open refused) and is gone"
+	else fail "supervisor death: no log; pid $(cat "$WS/bg.pid" 2>/dev/null)"; fi
+else fail "supervisor death: $bglog"; fi
+[ -s "$WS/bg.pid" ] && kill -9 "$(cat "$WS/bg.pid")" 2>/dev/null
+rm -f "$WS/bg.log" "$WS/bg.pid"
+
+echo "suite-trace [$who]: $npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" = 0 ]
