@@ -347,8 +347,18 @@ static const sx_node *residual(ev *e, const value *v, sb_loc loc)
 		return node_string(e, v->text, v->len, loc);
 	case V_SYM:
 		return v->src ? v->src : node_symbol(e, v->text, loc);
-	case V_PAIR:
-		return residual_list(e, v, loc);
+	case V_PAIR: {
+		/* A list is data: emitted again it would be evaluated as a
+		 * call (found by fuzz/fuzz_scheme.c), so it stays opaque. */
+		const sx_node *l = residual_list(e, v, loc);
+		sx_node *n = node_new(e, SX_OPAQUE, loc);
+		char *text = sx_print(l);
+		size_t tl = strlen(text);
+		n->text = ev_alloc(e, tl + 10);
+		snprintf(n->text, tl + 10, "(quote %s)", text);
+		free(text);
+		return n;
+	}
 	case V_PROC:
 		return node_symbol(e, v->name ? v->name : "lambda", loc);
 	case V_PRIM:
