@@ -40,7 +40,9 @@ if [ "$SBX_EGRESS_PHASE" = client ]; then
 	pass() { echo "PASS: [$who] $*"; }
 	failed() { echo "FAIL: [$who] $*"; fail=1; }
 	T=$SBX_EGRESS_DIR
-	S=$root/$B/bin/sbrun
+	# copies outside every writable root (a checkout below /tmp is inside
+	# the temp dir, and the launcher would warn that it is writable)
+	S=$T/bin/sbrun
 	P=$T/egress.sb
 	CA=$T/ca.pem
 	mkdir -p "$HOME/proj" "$HOME/.omp"
@@ -261,7 +263,7 @@ print(buf.count(b"data: event"))
 	mkdir -p "$w/fakebin"
 	printf '#!/bin/sh\n/usr/bin/curl -sS --max-time 5 --cacert %s https://allowed.test/hello\n/usr/bin/curl -sS --max-time 5 --cacert %s https://forbidden.test/hello\nexit 0\n' "$CA" "$CA" >"$w/fakebin/omp"
 	chmod +x "$w/fakebin/omp"
-	O=$root/$B/bin/omp-sandboxed
+	O=$T/bin/omp-sandboxed
 	out=$(PATH=$w/fakebin:$PATH OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_ALLOW_HOSTS=allowed.test:443 "$O" 2>&1)
 	if grep -q "^hello from allowed" <<<"$out" &&
 		grep -q "CONNECT forbidden.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$out"; then
@@ -293,6 +295,8 @@ fi
 # profile could be tampered with)
 T=$(/usr/bin/mktemp -d /var/tmp/sbx-egress.XXXXXX)
 chmod 755 "$T"
+mkdir -m 755 "$T/bin" && cp "$root/$B/bin/sbrun" "$root/$B/bin/omp-sandboxed" "$T/bin/" ||
+	{ echo "FAIL: cannot copy the launchers to $T/bin"; exit 1; }
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
