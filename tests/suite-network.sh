@@ -38,7 +38,9 @@ out=$(run "$tmp/offline.sb" read "$HOME/.ssh/nothing")
 case $out in EACCES|ENOENT) pass "network off: home still read-denied ($out)" ;; *) failed "network off: home read gave '$out'" ;; esac
 out=$(run "$root/$B/gen/omp.sb" socket_inet)
 [ "$out" = OK ] && pass "network on (omp.sbx): socket(AF_INET) works (control)" || failed "network on: socket(AF_INET) gave '$out'"
-if "$root/$B/bin/sbrun" --plan "$tmp/offline.sb" 2>/dev/null | grep -q "socket(any family) -> EPERM"; then
+# the whole plan first: grep -q may stop reading early (SIGPIPE under pipefail)
+plan=$("$root/$B/bin/sbrun" --plan "$tmp/offline.sb" 2>/dev/null)
+if grep -q "socket(any family) -> EPERM" <<<"$plan"; then
 	pass "--plan shows the socket refusal"
 else
 	failed "--plan does not show the socket refusal"
