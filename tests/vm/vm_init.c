@@ -102,7 +102,8 @@ int main(void)
 	mnt("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mnt("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666,mode=0620");
 	mnt("tmpfs", "/dev/shm", "tmpfs", 0, "mode=1777");
-	mnt("tmpfs", "/tmp", "tmpfs", 0, "mode=1777");
+	/* /tmp stays the overlay's (writes land in the guest's tmpfs upper
+	 * layer): a checkout below the host's /tmp must stay visible */
 	mnt("tmpfs", "/run", "tmpfs", 0, "mode=0755");
 	mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
 	mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
