@@ -240,8 +240,11 @@ if [ "$mode" = "700 $me" ]; then pass "the cache root ~/.cache/omp-sandbox was c
 else fail "cache root: $mode"; fi
 
 # ---- OMP_SANDBOX_TOOLS ----
-sbx OMP_SANDBOX_TOOLS=none -- 'cd repo && git status --short; mytool; echo "cache=${npm_config_cache:-unset}"'
-if grep -q 'unable to access.*\.gitconfig' <<<"$out" && ! grep -q mytool-ran <<<"$out" &&
+sbx OMP_SANDBOX_TOOLS=none -- 'cd repo && git status --short; echo "ident=$(git config user.email)"; mytool; echo "cache=${npm_config_cache:-unset}"'
+# ~/.gitconfig is refused (complement: "unable to access") or hidden (masks:
+# absent); either way git never sees the identity in it.
+if { grep -q 'unable to access.*\.gitconfig' <<<"$out" || grep -qx 'ident=' <<<"$out"; } &&
+	! grep -q "ident=.*@" <<<"$out" && ! grep -q mytool-ran <<<"$out" &&
 	grep -qx 'cache=unset' <<<"$out"; then
 	pass "OMP_SANDBOX_TOOLS=none: the original's strict policy (git cannot read ~/.gitconfig, no home tools, no cache settings)"
 else fail "TOOLS=none: $out"; fi
