@@ -110,7 +110,9 @@ for variant in plain alias; do
 	fi
 	# (with a bind-mount alias of $HOME the workspace rule loses what the
 	# alias may not have: listed above, not asserted; docs/limitations.md)
-	if [ $mech = masks ] && [ $variant = plain ]; then
+	# Below ABI 3 the truncation guard refuses truncate(2) everywhere, the
+	# workspace too (docs/linux.md): a documented loss, not asserted here.
+	if [ $mech = masks ] && [ $variant = plain ] && [ "$abi" -ge 3 ]; then
 		# stricter in the workspace: only at or below a denied path
 		bad=$(grep -E '^stricter' <<<"$out" | grep -E " $H/proj(/|:| |$)" |
 			grep -v -E "$H/proj/(\.env|\.git|locked|noexec|secret|nocreate|keep|\.gitmodules|\.envrc|\.bashrc|\.bash_profile|\.zshrc|\.zshenv|\.zprofile|\.profile)( |/|:|$)" || true)

@@ -13,6 +13,7 @@
 #include "runtime/linux/landlock_sys.h"
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
@@ -590,7 +591,11 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
-			     .mechanism = cfg->mechanism };
+			     /* The tracer classifies with the Landlock rules: a path a
+			      * mask hides looks absent (ENOENT), not denied, and would go
+			      * unreported; tracing picks the complement unless told. */
+			     .mechanism = (cfg->trace || cfg->learn_file) && cfg->mechanism == SB_LL_MECH_AUTO
+						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_LAUNCH:

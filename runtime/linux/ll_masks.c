@@ -323,6 +323,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 			add_expose(m, q, &qs);
 		}
 	}
-	qsort(ms->v, ms->n, sizeof *ms->v, cmp_mask);   /* parents before children */
+	if (ms->n > 1)
+		qsort(ms->v, ms->n, sizeof *ms->v, cmp_mask);   /* parents before children */
 }
 #endif /* __linux__ */
