@@ -60,10 +60,15 @@ void sb_ll_rules_clear(sb_ll_rules *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Called for every entry of an expanded directory: plain copies, no
+ * formatted printing (bench/analysis.md, planning).  */
 static char *child_path(const char *dir, const char *name)
 {
-	char *p = NULL;
-	p = xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+	size_t dl = strcmp(dir, "/") == 0 ? 0 : strlen(dir), nl = strlen(name);
+	char *p = xmalloc(dl + nl + 2);
+	memcpy(p, dir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + 1, name, nl + 1);
 	return p;
 }
 

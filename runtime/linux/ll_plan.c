@@ -55,6 +55,7 @@ typedef struct forced {
 typedef struct planner {
 	const sb_profile *orig;
 	sb_profile *lp;             /* linuxized profile (step 1) */
+	sb_eval_index *ix;          /* decide() on lp through its rule index */
 	char **cand;                /* Linux candidate points, sorted, unique */
 	size_t ncand;
 	forced *forced;
@@ -67,6 +68,10 @@ typedef struct planner {
 	bool unknown_noted;
 	char **no_create, **no_list, **missing;   /* for the launch warning */
 	size_t nno_create, nno_list, nmissing;
+	bool name_blind;            /* no relevant rule looks at a name (see plain_point) */
+	char *memo_dir;             /* classify_points() of a plain entry of memo_dir */
+	bool memo_set[2];           /* [is_dir] */
+	uint64_t memo_all[2], memo_any[2];
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
@@ -328,8 +333,39 @@ static void add_cand(planner *pl, const char *p)
 	pl->cand[pl->ncand++] = xstrdup(p);
 }
 
+/* A filter that decides on whole paths or on the node type only: two
+ * entries of one directory that are neither candidates nor hold one match
+ * it alike.  A prefix, a regex or an opaque filter can tell names apart.  */
+static bool filter_name_blind(const sb_filter *f)
+{
+	switch (f->kind) {
+	case SB_F_LITERAL:
+	case SB_F_SUBPATH:
+	case SB_F_VNODE_TYPE:
+		return true;
+	case SB_F_REQUIRE_ALL:
+	case SB_F_REQUIRE_ANY:
+	case SB_F_REQUIRE_NOT:
+		for (size_t i = 0; i < f->nkids; i++)
+			if (!filter_name_blind(f->kids[i]))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void collect_candidates(planner *pl)
 {
+	pl->name_blind = true;
+	for (size_t i = 0; i < pl->lp->nrules; i++) {
+		const sb_rule *r = pl->lp->rules[i];
+		if (!rule_relevant(r))
+			continue;
+		for (size_t k = 0; k < r->nfilters; k++)
+			if (!filter_name_blind(r->filters[k]))
+				pl->name_blind = false;
+	}
 	add_cand(pl, "/");
 	for (size_t i = 0; i < pl->lp->nrules; i++) {
 		const sb_rule *r = pl->lp->rules[i];
@@ -387,7 +423,7 @@ static uint64_t allowed_at(planner *pl, const char *point)
 {
 	bool ok[Q_N];
 	for (size_t i = 0; i < Q_N; i++) {
-		sb_decision d = sb_decide(pl->lp, queried_ops[i], point, 0);
+		sb_decision d = sb_decide_indexed(pl->ix, queried_ops[i], point, 0);
 		ok[i] = d.kind == SB_DEC_ALLOW;
 		if (d.kind == SB_DEC_UNKNOWN && !pl->unknown_noted) {
 			pl->unknown_noted = true;
@@ -432,8 +468,66 @@ static char *generic(const char *p)
 	return g;
 }
 
+/* An entry no candidate, mask or bound-back path is at or below: with
+ * name-blind rules, decide() and the masks answer for it exactly as for
+ * any sibling of the same kind, so the expansion decides once per
+ * directory (bench/analysis.md, planning).  */
+static bool plain_point(planner *pl, const char *path)
+{
+	if (!pl->name_blind)
+		return false;
+	/* cand is sorted: the names that start with `path` are contiguous
+	 * from its lower bound, and every candidate at or below it is one.  */
+	size_t lo = 0, hi = pl->ncand, n = strlen(path);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(pl->cand[mid], path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < pl->ncand && strncmp(pl->cand[i], path, n) == 0; i++)
+		if (sb_path_is_under(pl->cand[i], path))
+			return false;
+	if (pl->use_masks)
+		for (size_t i = 0; i < pl->plan->masks.n; i++) {
+			const sb_ll_mask *m = &pl->plan->masks.v[i];
+			if (sb_path_is_under(m->path, path))
+				return false;
+			for (size_t k = 0; k < m->nexpose; k++)
+				if (sb_path_is_under(m->expose[k].path, path))
+					return false;
+		}
+	return true;
+}
+
+static void classify_uncached(planner *pl, const char *path, bool is_dir, uint64_t *all,
+			      uint64_t *any);
+
 static void classify_points(planner *pl, const char *path, bool is_dir, uint64_t *all,
 			    uint64_t *any)
+{
+	const char *slash = strrchr(path, '/');
+	if (!pl->expanding || !slash || !plain_point(pl, path)) {
+		classify_uncached(pl, path, is_dir, all, any);
+		return;
+	}
+	size_t dlen = (size_t)(slash - path);
+	if (!pl->memo_dir || strlen(pl->memo_dir) != dlen || memcmp(pl->memo_dir, path, dlen)) {
+		free(pl->memo_dir);
+		pl->memo_dir = xstrndup(path, dlen);
+		pl->memo_set[0] = pl->memo_set[1] = false;
+	}
+	if (!pl->memo_set[is_dir]) {
+		classify_uncached(pl, path, is_dir, &pl->memo_all[is_dir], &pl->memo_any[is_dir]);
+		pl->memo_set[is_dir] = true;
+	}
+	*all = pl->memo_all[is_dir];
+	*any = pl->memo_any[is_dir];
+}
+
+static void classify_uncached(planner *pl, const char *path, bool is_dir, uint64_t *all,
+			      uint64_t *any)
 {
 	uint64_t a = allowed_eff(pl, path);
 	*all = a;
@@ -887,6 +981,8 @@ static void planner_clear(planner *pl)
 	free_list(pl->no_create, pl->nno_create);
 	free_list(pl->no_list, pl->nno_list);
 	free_list(pl->missing, pl->nmissing);
+	free(pl->memo_dir);
+	sb_eval_index_free(pl->ix);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }
@@ -903,6 +999,10 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	plan->home = o->home ? xstrdup(o->home) : NULL;
 
 	linuxize(&pl, o);
+	/* The planner asks lp several questions about each of many points:
+	 * the index answers as sb_decide() does, from the rules that can
+	 * match the point only (bench/analysis.md, launch).  */
+	pl.ix = sb_eval_index_new(pl.lp);
 	collect_candidates(&pl);
 	sb_ll_scan_other_ops(bound, plan, o);
 
