@@ -11,6 +11,7 @@
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
 #include "runtime/linux/linux.h"
+#include "runtime/linux/ll_internal.h"   /* sb_ll_mechanism */
 
 static double now_ms(void)
 {
@@ -52,8 +53,18 @@ static sb_profile *bind_roots(const sb_profile *p, const char *home, const char 
 
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
-		fprintf(stderr, "usage: plan_bench POLICY.sbx HOME WORKSPACE TMPDIR REPS\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: plan_bench POLICY.sbx HOME WORKSPACE TMPDIR REPS "
+			"[auto|masks|complement]\n");
+		return 2;
+	}
+	int mech = SB_LL_MECH_AUTO;
+	if (argc == 7 && strcmp(argv[6], "masks") == 0)
+		mech = SB_LL_MECH_MASK;
+	else if (argc == 7 && strcmp(argv[6], "complement") == 0)
+		mech = SB_LL_MECH_COMPLEMENT;
+	else if (argc == 7 && strcmp(argv[6], "auto") != 0) {
+		fprintf(stderr, "plan_bench: bad mechanism %s\n", argv[6]);
 		return 2;
 	}
 	int reps = atoi(argv[5]);
@@ -69,7 +80,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "plan_bench: cannot compile and bind %s\n", argv[1]);
 		return 1;
 	}
-	sb_linux_opts o = {.home = argv[2], .min_abi = 1};
+	sb_linux_opts o = {.home = argv[2], .min_abi = 1, .mechanism = mech};
 	double *t = calloc((size_t)reps, sizeof *t);
 	size_t rules = 0;
 	for (int i = 0; i < reps; i++) {
