@@ -301,10 +301,12 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 					 ? "deny rename/replace of the node" : "deny exec");
 			in->src(in->ctx, c, &m->src_file, &m->src_line);
 		}
-		if (m->kind != SB_MASK_HIDE || !m->is_dir)
+		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_BIND) || !m->is_dir)
 			continue;
-		/* re-allowed descendants (the workspace inside a denied home) are
-		 * bound back in; only the topmost of nested ones.  */
+		/* re-allowed descendants (the workspace inside a denied home, a
+		 * writable cache inside a write-denied tree) are bound back in
+		 * from the original mount, where the Landlock rules alone decide;
+		 * only the topmost of nested ones.  */
 		for (size_t k = 0; k < in->ncand; k++) {
 			const char *q = in->cand[k];
 			if (!strictly_under(q, c) || exposed(m, q))
@@ -312,7 +314,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 			uint64_t aq = in->allowed(in->ctx, q);
 			struct stat qs;
 			const char *qwhy = NULL;
-			if (!(aq & SB_LL_READ_FILE))
+			if (m->kind == SB_MASK_HIDE ? !(aq & SB_LL_READ_FILE) : !(aq & m->removed))
 				continue;
 			if (!maskable_path(q, &qs, &qwhy)) {
 				if (strcmp(qwhy, "does not exist") != 0)

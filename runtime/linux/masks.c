@@ -278,6 +278,50 @@ out:
 	return rc;
 }
 
+/* BIND: the tree bound onto itself read-only and/or noexec, then the paths
+ * the policy re-allows inside it bound back from the original mount (their
+ * fds are opened before the bind covers them, so they name the original).  */
+static int restrict_dir(applier *a, const sb_ll_mask *m, int target)
+{
+	int *efd = calloc(m->nexpose + 1, sizeof *efd);
+	if (!efd)
+		return failed(a, m->path, "out of memory");
+	int rc = -1;
+	for (size_t i = 0; i < m->nexpose; i++)
+		efd[i] = -1;
+	for (size_t i = 0; i < m->nexpose; i++) {
+		const sb_ll_expose *e = &m->expose[i];
+		efd[i] = open_planned(e->path, e->dev, e->ino);
+		if (efd[i] < 0) {
+			failed(a, e->path, "opening a path to bind back");
+			goto out;
+		}
+	}
+	if (bind_onto(a, NULL, target, target, true) < 0 ||
+	    restrict_tree(a, m->path, m->rdonly, m->noexec) < 0)
+		goto out;
+	for (size_t i = 0; i < m->nexpose; i++) {
+		const sb_ll_expose *e = &m->expose[i];
+		a->cur = e->path;
+		int pt = open_exact(e->path);
+		if (pt < 0) {
+			failed(a, e->path, "re-opening a path to bind back");
+			goto out;
+		}
+		int r = bind_onto(a, NULL, efd[i], pt, true);
+		close(pt);
+		if (r < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < m->nexpose; i++)
+		if (efd[i] >= 0)
+			close(efd[i]);
+	free(efd);
+	return rc;
+}
+
 /* Read-only: the whole tmpfs, or (`bind_only`) this mount of it: the /dev
  * store still holds the unlinked empty file that file masks show, and the
  * kernel refuses a read-only superblock with such an orphan (EBUSY).  */
@@ -337,9 +381,7 @@ static int apply_one(applier *a, const sb_ll_mask *m)
 		}
 		break;
 	case SB_MASK_BIND:
-		rc = bind_onto(a, NULL, target, target, true);
-		if (rc == 0)
-			rc = restrict_tree(a, m->path, m->rdonly, m->noexec);
+		rc = restrict_dir(a, m, target);
 		break;
 	case SB_MASK_PIN:
 		rc = bind_onto(a, NULL, target, target, true);
