@@ -158,7 +158,7 @@ const char *sb_envvec_get(const sb_envvec *e, const char *name)
 	return e->v ? sb_env_get(e->v, name) : NULL;
 }
 
-void sb_envvec_free(sb_envvec *e)
+void sb_envvec_clear(sb_envvec *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		free(e->v[i]);

@@ -39,7 +39,7 @@ void sb_envvec_set(sb_envvec *e, const char *name, const char *value);
 /* Append a whole "NAME=value" entry (replacing NAME when present).  */
 void sb_envvec_put(sb_envvec *e, const char *entry);
 const char *sb_envvec_get(const sb_envvec *e, const char *name);
-void sb_envvec_free(sb_envvec *e);
+void sb_envvec_clear(sb_envvec *e);
 
 typedef struct sb_env_in {
 	char *const *parent;      /* the inherited environment */

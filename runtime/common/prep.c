@@ -460,7 +460,7 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
-void sb_prep_free(sb_prep *p)
+void sb_prep_clear(sb_prep *p)
 {
 	free(p->home);
 	free(p->workspace);

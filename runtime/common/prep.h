@@ -58,9 +58,9 @@ typedef struct sb_prep {
 
 /* Steps 3-6 of seed §1 in order: home, workspace, temp dir, extra write
  * roots, extra read roots.  Returns 0 or SB_REFUSED (the first refusal
- * stops).  *out is always initialised; free it with sb_prep_free.  */
+ * stops).  *out is always initialised; release it with sb_prep_clear.  */
 int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d);
-void sb_prep_free(sb_prep *p);
+void sb_prep_clear(sb_prep *p);
 
 /* The pieces, for tests and the self-test.  Each returns 0 or
  * SB_REFUSED, and a malloc'd result in *out.  */

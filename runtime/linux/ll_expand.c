@@ -262,7 +262,7 @@ int sb_mounts_read(sb_mounts *m, const char *file)
 	return rc;
 }
 
-void sb_mounts_free(sb_mounts *m)
+void sb_mounts_clear(sb_mounts *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->v[i].root);

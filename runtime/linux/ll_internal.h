@@ -80,7 +80,7 @@ typedef struct sb_mounts {
 /* Parse mountinfo text (octal escapes such as \040 decoded).  */
 int sb_mounts_parse(sb_mounts *m, const char *text);
 int sb_mounts_read(sb_mounts *m, const char *file);
-void sb_mounts_free(sb_mounts *m);
+void sb_mounts_clear(sb_mounts *m);
 /* Paths elsewhere that show the file-system object at `path` or a part of
  * its subtree (brief §3.4): for each other mount of the same device whose
  * root is an ancestor of path's location, mountpoint + remainder

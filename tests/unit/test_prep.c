@@ -351,6 +351,6 @@ Test(prep, run_all_steps_and_settings)
 	cr_assert(eq(sz, p.nextra_read, 0));
 	/* The home lies under /tmp here: the temp-dir grant would cover it.  */
 	HAS("lies inside the scratch root");
-	sb_prep_free(&p);
+	sb_prep_clear(&p);
 	free(h);
 }
