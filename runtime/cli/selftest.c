@@ -1,4 +1,5 @@
-/* selftest.c - the self-test (selftest.h): seed §12 with D9/D10 fixed.  */
+/* selftest.c - the self-test (selftest.h; docs/omp-sandboxed.md, "Self-test"),
+ * with the original's defects D9/D10 fixed (docs/migration.md).  */
 #include "runtime/cli/selftest.h"
 
 #include <errno.h>
@@ -331,8 +332,9 @@ static void check_home_write_denied(ctx *x, const tools *t)
 	free(f);
 }
 
-/* Seed check 2, made non-vacuous: only meaningful when /etc is writable
- * without the sandbox (root); otherwise file permissions alone deny it.  */
+/* The original's "write in /etc denied" check, made non-vacuous: only
+ * meaningful when /etc is writable without the sandbox (root); otherwise
+ * file permissions alone deny it.  */
 static void check_etc_write_denied(ctx *x, const tools *t)
 {
 	const char *what = "write in /etc denied";

@@ -82,10 +82,11 @@ int sb_mounts_parse(sb_mounts *m, const char *text);
 int sb_mounts_read(sb_mounts *m, const char *file);
 void sb_mounts_clear(sb_mounts *m);
 /* Paths elsewhere that show the file-system object at `path` or a part of
- * its subtree (brief §3.4): for each other mount of the same device whose
- * root is an ancestor of path's location, mountpoint + remainder
- * (*inode_alias set: the same inode); whose root lies inside it, the
- * mountpoint.  Appends malloc'd strings to *out; returns the count.  */
+ * its subtree (docs/linux.md, "Two plan fixes that came with the masks"):
+ * for each other mount of the same device whose root is an ancestor of
+ * path's location, mountpoint + remainder (*inode_alias set: the same
+ * inode); whose root lies inside it, the mountpoint.  Appends malloc'd
+ * strings to *out; returns the count.  */
 size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
 			 bool **inode_alias);
 

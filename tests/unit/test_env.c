@@ -1,5 +1,5 @@
 /* Unit tests for runtime/common/env.c: the clean allowlist, PASS_ENV, inherit
- * mode and the loader-injection variables (seed §9, D6).  */
+ * mode and the loader-injection variables (docs/omp-sandboxed.md, Environment; defect D6).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <stdio.h>
