@@ -169,6 +169,12 @@ typedef enum {
  * namespace as root), including one tmpfs mount.  Returns true, or false
  * with a reason in `why`.  */
 bool sb_ns_masks_available(bool *userns, char *why, size_t whylen);
+/* unshare(flags) (CLONE_NEW* flags); with CLONE_NEWUSER, setgroups is denied
+ * and the caller's effective uid and gid are mapped to themselves (files
+ * keep their owners).  The one place that creates namespaces and writes id
+ * maps (namespaces.c, used by the masks and by egress.c).  Returns 0 or -1
+ * with errno and the failed step in *step.  */
+int sb_ns_unshare(int flags, const char **step);
 /* Enter a new mount namespace (inside a new user namespace when `userns`,
  * mapping the caller's uid and gid to themselves) with every mount private.
  * Returns 0 or -1 with errno and the failed step in *step.  */
