@@ -45,6 +45,9 @@ typedef struct sb_denial {
 	/* CONNECT: the port, and the proxy's reason ("denied by ...").  */
 	int port;
 	const char *detail;
+	/* The deciding rule as the platform reported it ("omp.sbx:24": macOS,
+	 * from the rule's trace message), or NULL: then sb_decide finds it.  */
+	const char *origin;
 } sb_denial;
 
 typedef struct sb_tracer_cfg {
