@@ -63,7 +63,7 @@ typedef struct sb_launch {
 /* Returns 0, or SB_REFUSED when the profile needs a param nobody binds
  * (the error names it and says to pass -D NAME=VALUE).  */
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
-void sb_launch_free(sb_launch *l);
+void sb_launch_clear(sb_launch *l);
 
 /* Add the trace message (sb_launch_in.trace_tag) to every deny rule of
  * `p`, in place: the rule's policy origin, or "#N" (its index) when it has
