@@ -399,7 +399,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	    sb_macos_trace_tag(tag) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot make the trace's tag: %s",
 			       strerror(errno));
-		sb_envvec_free(&env);
+		sb_envvec_clear(&env);
 		return SB_REFUSED;
 	}
 	sb_launch_in in = {
