@@ -954,13 +954,6 @@ static void build_warnings(planner *pl)
 	plan->warnings[plan->nwarnings++] = buf;
 }
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- entry points ---- */
 
 static double now_ms(void)
@@ -972,15 +965,15 @@ static double now_ms(void)
 
 static void planner_clear(planner *pl)
 {
-	free_list(pl->cand, pl->ncand);
+	sb_strv_free(pl->cand, pl->ncand);
 	for (size_t i = 0; i < pl->nforced; i++) {
 		free(pl->forced[i].path);
 		free(pl->forced[i].why);
 	}
 	free(pl->forced);
-	free_list(pl->no_create, pl->nno_create);
-	free_list(pl->no_list, pl->nno_list);
-	free_list(pl->missing, pl->nmissing);
+	sb_strv_free(pl->no_create, pl->nno_create);
+	sb_strv_free(pl->no_list, pl->nno_list);
+	sb_strv_free(pl->missing, pl->nmissing);
 	free(pl->memo_dir);
 	sb_eval_index_free(pl->ix);
 	sb_profile_free(pl->lp);
@@ -1036,7 +1029,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 		if (erc < 0)
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
 				       strerror(errno));
-		sb_mounts_free(&m);
+		sb_mounts_clear(&m);
 		planner_clear(&pl);
 		return SB_REFUSED;
 	}
@@ -1046,7 +1039,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	add_devices(&pl, o);
 	pl.use_masks = masks_on;
 	check_rule_aliases(&pl, &m);
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 	build_warnings(&pl);
 
 	planner_clear(&pl);
@@ -1082,7 +1075,7 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	sb_ll_rules_clear(&plan->r);
 	sb_ll_masks_clear(&plan->masks);
 	free(plan->fallback);
-	free_list(plan->warnings, plan->nwarnings);
+	sb_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->home);
 	free(plan);
 }
