@@ -440,11 +440,11 @@ static int compare_hosts(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 	return rc;
 }
 
-/* Has unmodelled forms other than inert ones (sbpl_read.h).  */
+/* Has unmodelled forms other than inert ones (ir.h).  */
 static bool has_forms(const sb_profile *p)
 {
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		if (strncmp(p->unmodelled[i].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)))
+		if (p->unmodelled[i].kind != SB_UNMODELLED_INERT)
 			return true;
 	return false;
 }
@@ -596,13 +596,6 @@ int sb_cmd_diff(int argc, char **argv)
 	sb_probes_add_bindings(&probes, &used);
 	sb_probes_finish(&probes);
 
-	/* Unmodelled forms (import, macro calls) make every decision unknown on
-	 * their side, which would hide every rule change: compare what the
-	 * modelled rules decide, and the forms themselves as text below.  */
-	sb_unmodelled *um_a = ba->unmodelled, *um_b = bb->unmodelled;
-	size_t num_a = ba->nunmodelled, num_b = bb->nunmodelled;
-	ba->unmodelled = bb->unmodelled = NULL;
-	ba->nunmodelled = bb->nunmodelled = 0;
 
 	unsigned vnodes[9] = { 0 };
 	size_t nvnodes = 1;
@@ -614,14 +607,18 @@ int sb_cmd_diff(int argc, char **argv)
 	bool widen = false, narrow = false;
 	/* every probe asks each profile ~40 questions: index the rules once,
 	 * ask per probe, and sort the changes into (operation, probe) order */
-	sb_eval_index *ia = sb_eval_index_new(ba), *ib = sb_eval_index_new(bb);
+	/* Unmodelled forms (import, macro calls) make every decision unknown on
+	 * their side, which would hide every rule change: compare what the
+	 * modelled rules decide, and the forms themselves as text below.  */
+	sb_eval *ia = sb_eval_new(ba, SB_EVAL_IGNORE_UNMODELLED);
+	sb_eval *ib = sb_eval_new(bb, SB_EVAL_IGNORE_UNMODELLED);
 	for (size_t i = 0; i < probes.n; i++)
 		for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++) {
 			/* With vnode filters, a probe changes when any type changes;
 			 * the first changing type is reported. */
 			for (size_t v = 0; v < nvnodes; v++) {
-				sb_decision da = sb_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
-				sb_decision db = sb_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision da = sb_eval_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision db = sb_eval_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
 				if (da.kind == db.kind)
 					continue;
 				add_change(&ch, (change){ (sb_op)op, i, da.kind, db.kind, da.rule, db.rule });
@@ -634,13 +631,8 @@ int sb_cmd_diff(int argc, char **argv)
 		}
 	if (ch.n)
 		qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
-	sb_eval_index_free(ia);
-	sb_eval_index_free(ib);
-
-	ba->unmodelled = um_a;
-	ba->nunmodelled = num_a;
-	bb->unmodelled = um_b;
-	bb->nunmodelled = num_b;
+	sb_eval_free(ia);
+	sb_eval_free(ib);
 
 	diff_ctx x = { &probes, &ch, o.json, true, stdout };
 	if (o.json)

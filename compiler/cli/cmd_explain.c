@@ -442,6 +442,7 @@ int sb_cmd_explain(int argc, char **argv)
 	sb_profile *p = sb_load_profile(o.input, &o.defs, d);
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *bound = NULL;
+	sb_eval *ev = NULL;
 	char *path = NULL, *seen = NULL;
 	if (!p)
 		goto out;
@@ -457,11 +458,12 @@ int sb_cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	seen = sb_path_private_alias(path);
-	sb_decision dec = sb_decide(bound, (sb_op)op, path, vnode);
+	ev = sb_eval_new(bound, 0);
+	sb_decision dec = sb_eval_decide(ev, (sb_op)op, path, vnode);
 	char *link = alias_link(path, seen);
 	sb_decision ld = { 0 };
 	if (link)
-		ld = sb_decide_node(bound, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
+		ld = sb_eval_decide_node(ev, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
 	if (o.json) {
 		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples, link, &ld);
 	} else {
@@ -478,6 +480,7 @@ out:
 	sb_diag_flush(d);
 	free(path);
 	free(seen);
+	sb_eval_free(ev);
 	sb_profile_free(bound);
 	sb_profile_free(p);
 	sb_bindings_clear(&used);

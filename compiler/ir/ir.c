@@ -153,7 +153,6 @@ sb_filter *sb_filter_clone(const sb_filter *f)
 	for (size_t i = 0; i < f->nkids; i++)
 		c->kids[i] = sb_filter_clone(f->kids[i]);
 	c->nkids = f->nkids;
-	/* The cache is the evaluator's; a clone builds its own.  */
 	return c;
 }
 
@@ -166,8 +165,6 @@ void sb_filter_free(sb_filter *f)
 		sb_filter_free(f->kids[i]);
 	free(f->kids);
 	free(f->opaque);
-	if (f->cache && f->cache_free)
-		f->cache_free(f->cache);
 	free(f);
 }
 
@@ -239,9 +236,10 @@ sb_profile *sb_profile_new(void)
 void sb_profile_add_rule(sb_profile *p, sb_rule *r) { PUSH(p->rules, p->nrules, r); }
 void sb_profile_add_header(sb_profile *p, const char *line) { PUSH(p->header, p->nheader, xstrdup(line)); }
 
-void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc)
+void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
+			       const char *reason, sb_loc loc)
 {
-	sb_unmodelled u = { xstrdup(text), xstrdup(reason), loc };
+	sb_unmodelled u = { kind, xstrdup(text), xstrdup(reason), loc };
 	PUSH(p->unmodelled, p->nunmodelled, u);
 }
 
@@ -250,8 +248,8 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 	sb_profile *c = sb_profile_new();
 	c->version = p->version;
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		sb_profile_add_unmodelled(c, p->unmodelled[i].text, p->unmodelled[i].reason,
-					  p->unmodelled[i].loc);
+		sb_profile_add_unmodelled(c, p->unmodelled[i].kind, p->unmodelled[i].text,
+					  p->unmodelled[i].reason, p->unmodelled[i].loc);
 	for (size_t i = 0; i < p->nimports; i++)
 		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
 	for (size_t i = 0; i < p->nheader; i++)

@@ -133,8 +133,6 @@ typedef struct sb_filter {
 	size_t nkids;
 	char *opaque;                /* OPAQUE: the source text of the filter */
 	sb_loc loc;
-	void *cache;                 /* evaluator's private data (compiled regex) */
-	void (*cache_free)(void *);
 } sb_filter;
 
 sb_filter *sb_filter_path(sb_filter_kind kind, sb_str *arg, sb_loc loc);
@@ -179,9 +177,14 @@ void sb_rule_add_modifier(sb_rule *r, const char *text);
 sb_rule *sb_rule_clone(const sb_rule *r);
 void sb_rule_free(sb_rule *r);
 
-/* A top-level form the reader kept but does not model (define, if, ...):
- * any query that could depend on it answers "unknown" with this reason.  */
+/* A top-level form the reader kept but does not model (import, if, ...).
+ * ACTIVE: it may add rules the IR does not hold, so any query that could
+ * depend on it answers "unknown" with `reason`.  INERT: it adds nothing the
+ * IR does not already hold (a container whose rules the reader extracted:
+ * begin, or if/when/unless with the condition kept as an opaque filter).  */
+typedef enum { SB_UNMODELLED_ACTIVE, SB_UNMODELLED_INERT } sb_unmodelled_kind;
 typedef struct sb_unmodelled {
+	sb_unmodelled_kind kind;
 	char *text;
 	char *reason;
 	sb_loc loc;
@@ -208,7 +211,8 @@ typedef struct sb_profile {
 
 sb_profile *sb_profile_new(void);
 void sb_profile_add_rule(sb_profile *p, sb_rule *r);
-void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc);
+void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
+			       const char *reason, sb_loc loc);
 void sb_profile_add_header(sb_profile *p, const char *line);
 sb_profile *sb_profile_clone(const sb_profile *p);
 void sb_profile_free(sb_profile *p);

@@ -427,11 +427,16 @@ static void conv_rule(conv *c, const sx_node *n, sb_action action)
 
 /* ---- top-level forms ---- */
 
-static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+static void add_form(conv *c, const sx_node *n, sb_unmodelled_kind kind, const char *reason)
 {
 	char *text = sx_print(n);
-	sb_profile_add_unmodelled(c->p, text, reason, n->loc);
+	sb_profile_add_unmodelled(c->p, kind, text, reason, n->loc);
 	free(text);
+}
+
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+{
+	add_form(c, n, SB_UNMODELLED_ACTIVE, reason);
 }
 
 static void conv_version(conv *c, const sx_node *n)
@@ -543,9 +548,9 @@ static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node
 static void conv_container(conv *c, const sx_node *n, const char *head)
 {
 	if (c->depth == 0)
-		add_unmodelled(c, n, !strcmp(head, "begin")
-			? SB_UNMODELLED_INERT "'begin' read form by form"
-			: SB_UNMODELLED_INERT "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
+		add_form(c, n, SB_UNMODELLED_INERT, !strcmp(head, "begin")
+			? "'begin' read form by form"
+			: "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
 	c->depth++;
 	const sx_node *const *k = (const sx_node *const *)n->kids;
 	if (!strcmp(head, "begin")) {

@@ -40,11 +40,6 @@
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
 
-/* Reasons of unmodelled forms that add no rule the IR does not already
- * hold (definitions, containers whose rules were extracted) start with
- * this; decide() ignores those forms and answers unknown for any other.  */
-#define SB_UNMODELLED_INERT "inert: "
-
 enum { SB_READ_CONDITIONALS = 1 << 0 };
 
 /* Read a profile.  Returns NULL when any error was reported; warnings do

@@ -130,10 +130,9 @@ static char *self_exe(const char *argv0, const char *path_var)
  * definitions are fine.  On Linux the planner treats them as deny.  */
 static int refuse_unmodelled(const sb_profile *prof, sb_diag *d)
 {
-	size_t inert = strlen(SB_UNMODELLED_INERT);
 	for (size_t i = 0; i < prof->nunmodelled; i++) {
 		const sb_unmodelled *u = &prof->unmodelled[i];
-		if (strncmp(u->reason, SB_UNMODELLED_INERT, inert) == 0)
+		if (u->kind == SB_UNMODELLED_INERT)
 			continue;
 		sb_diag_report(d, SB_SEV_ERROR, &u->loc, "unmodelled",
 			       "sbrun cannot re-emit this form faithfully (%s); run "

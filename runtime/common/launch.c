@@ -218,7 +218,9 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 {
 	char *real = realpath(file, NULL);
 	const char *p = real ? real : file;
-	sb_decision dec = sb_decide(bound, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
+	sb_eval *ev = sb_eval_new(bound, 0);
+	sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
+	sb_eval_free(ev);
 	int rc = 0;
 	if (dec.kind == SB_DEC_DENY) {
 		char *dir = suggest_dir(p, home);
@@ -239,12 +241,13 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 			   sb_diag *d)
 {
 	int warnings = 0;
+	sb_eval *ev = sb_eval_new(bound, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (!files[i])
 			continue;
 		char *real = realpath(files[i], NULL);
 		const char *p = real ? real : files[i];
-		sb_decision dec = sb_decide(bound, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
+		sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
 		if (dec.kind == SB_DEC_ALLOW) {
 			sb_diag_report(d, SB_SEV_WARNING, NULL, "tamper",
 				       "%s is writable inside the sandbox: the sandboxed program could "
@@ -255,6 +258,7 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 		}
 		free(real);
 	}
+	sb_eval_free(ev);
 	return warnings;
 }
 

@@ -213,14 +213,16 @@ void sb_tools_notes(const sb_tools *t, const char *home, const sb_profile *bound
 		return;
 	char *npmrc = sb_path_join(home, ".npmrc");
 	struct stat st;
+	sb_eval *ev = sb_eval_new(bound, 0);
 	if (lstat(npmrc, &st) == 0 &&
-	    sb_decide(bound, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY)
+	    sb_eval_decide(ev, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY)
 		sb_diag_report(d, SB_SEV_NOTE, NULL, "npmrc",
 			       "%s is not readable in the sandbox (it may hold registry tokens): npm "
 			       "and bun inside ignore its settings (registry, scopes, auth) and use "
 			       "the public registry; to let them read it, set "
 			       "OMP_SANDBOX_EXTRA_READ=%s and OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1",
 			       npmrc, npmrc);
+	sb_eval_free(ev);
 	free(npmrc);
 }
 

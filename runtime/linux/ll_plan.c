@@ -55,6 +55,7 @@ typedef struct forced {
 typedef struct planner {
 	const sb_profile *orig;
 	sb_profile *lp;             /* linuxized profile (step 1) */
+	sb_eval *ev;                /* decides for lp, made by lp_decide() */
 	char **cand;                /* Linux candidate points, sorted, unique */
 	size_t ncand;
 	forced *forced;
@@ -225,6 +226,15 @@ static const char *filter_kind_name(sb_filter_kind k)
 	}
 }
 
+/* The linuxized profile's decision; the evaluation context is made on the
+ * first question, once the profile is complete (linuxize).  */
+static sb_decision lp_decide(planner *pl, sb_op op, const char *path)
+{
+	if (!pl->ev)
+		pl->ev = sb_eval_new(pl->lp, 0);
+	return sb_eval_decide(pl->ev, op, path, 0);
+}
+
 static int linuxize(planner *pl, const sb_linux_opts *o)
 {
 	sb_ll_plan *plan = pl->plan;
@@ -234,7 +244,7 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 	 * "unknown" where they could matter; the plan treats that as deny.  */
 	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
 		const sb_unmodelled *u = &pl->orig->unmodelled[i];
-		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+		sb_profile_add_unmodelled(pl->lp, u->kind, u->text, u->reason, u->loc);
 	}
 	for (size_t i = 0; i < pl->orig->nrules; i++) {
 		const sb_rule *r = pl->orig->rules[i];
@@ -387,7 +397,7 @@ static uint64_t allowed_at(planner *pl, const char *point)
 {
 	bool ok[Q_N];
 	for (size_t i = 0; i < Q_N; i++) {
-		sb_decision d = sb_decide(pl->lp, queried_ops[i], point, 0);
+		sb_decision d = lp_decide(pl, queried_ops[i], point);
 		ok[i] = d.kind == SB_DEC_ALLOW;
 		if (d.kind == SB_DEC_UNKNOWN && !pl->unknown_noted) {
 			pl->unknown_noted = true;
@@ -574,7 +584,7 @@ static void add_devices(planner *pl, const sb_linux_opts *o)
 		pl->no_forced = false;
 		uint64_t rights = dv->rights & all;
 		if (dv->rights & SB_LL_IOCTL_DEV) {
-			sb_decision d = sb_decide(pl->lp, SB_OP_FILE_IOCTL, dv->path, 0);
+			sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
 			if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
 				rights |= SB_LL_IOCTL_DEV;
 		}
@@ -744,7 +754,7 @@ static void cb_src(void *ctx, const char *p, const char **file, int *line)
 	*line = 0;
 	for (size_t k = 0; k < 2 && !*line; k++)
 		for (size_t i = 0; i < Q_N; i++) {
-			sb_decision d = sb_decide(pl->lp, queried_ops[i], pts[k], 0);
+			sb_decision d = lp_decide(pl, queried_ops[i], pts[k]);
 			if (d.kind != SB_DEC_ALLOW && d.rule) {
 				*file = rule_file(d.rule);
 				*line = rule_line(d.rule);
@@ -887,6 +897,7 @@ static void planner_clear(planner *pl)
 	free_list(pl->no_create, pl->nno_create);
 	free_list(pl->no_list, pl->nno_list);
 	free_list(pl->missing, pl->nmissing);
+	sb_eval_free(pl->ev);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }

@@ -83,14 +83,14 @@ static size_t compare(const sb_profile *p, const char *name)
 	sb_probes_add_system(&ps);
 	sb_probes_finish(&ps);
 	static const unsigned vnodes[] = { 0, SB_VNODE_REGULAR, SB_VNODE_DIRECTORY };
-	sb_eval_index *ix = sb_eval_index_new(p);
+	sb_eval *ix = sb_eval_new(p, 0), *plain = sb_eval_new(p, 0);
 	size_t n = 0;
 	for (size_t i = 0; i <= ps.n; i++) {
 		const char *path = i < ps.n ? ps.paths[i] : "relative";
 		for (int op = SB_OP_DEFAULT; op <= SB_OP_OTHER; op++)
 			for (size_t v = 0; v < sizeof vnodes / sizeof *vnodes; v++) {
-				sb_decision a = sb_decide(p, (sb_op)op, path, vnodes[v]);
-				sb_decision b = sb_decide_indexed(ix, (sb_op)op, path, vnodes[v]);
+				sb_decision a = sb_eval_decide(plain, (sb_op)op, path, vnodes[v]);
+				sb_decision b = sb_eval_decide_indexed(ix, (sb_op)op, path, vnodes[v]);
 				char what[512];
 				snprintf(what, sizeof what, "%s: op %d path %s vnode %u", name, op, path,
 					 vnodes[v]);
@@ -98,7 +98,8 @@ static size_t compare(const sb_profile *p, const char *name)
 				n++;
 			}
 	}
-	sb_eval_index_free(ix);
+	sb_eval_free(ix);
+	sb_eval_free(plain);
 	sb_probes_free(&ps);
 	return n;
 }

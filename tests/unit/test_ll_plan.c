@@ -362,7 +362,7 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 {
 	sb_profile *p = home_profile();
 	sb_loc loc = { .file = "t.sb", .line = 99 };
-	sb_profile_add_unmodelled(p, "(if (param \"X\") (deny file-read*))", "conditional", loc);
+	sb_profile_add_unmodelled(p, SB_UNMODELLED_ACTIVE, "(if (param \"X\") (deny file-read*))", "conditional", loc);
 	FILE *sink = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
 	sb_linux_opts o = { 0 };
