@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool all_inert(const sb_profile *p)
 {
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		if (strncmp(p->unmodelled[i].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)))
+		if (p->unmodelled[i].kind != SB_UNMODELLED_INERT)
 			return false;
 	return true;
 }
