@@ -1,4 +1,4 @@
-/* emit_sbpl.h - render a profile (ir.h) as Apple SBPL text.
+/* emit_sbpl.h - the one SBPL writer: a profile (ir.h) as Apple SBPL text.
  *
  * Output (deterministic: the same IR gives the same bytes):
  *   ; <header line>                  one per sb_profile.header entry
@@ -24,6 +24,16 @@
  * length.  NULL when a string cannot be emitted (reported to d, which may
  * be NULL).  */
 char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d);
+
+/* One-line renderings of IR pieces for a person (sbc explain, sbc diff),
+ * by the same writer: "(allow OP... FILTER... MODIFIER...)" with no origin
+ * comment, strings with control characters escaped ("\n", "\x01"), a
+ * regex as #"..." where that reads back the same, nothing refused (an
+ * opaque filter without text is "(?)").  Reading the text back gives the
+ * same rule.  Caller frees.  */
+char *sb_sbpl_str_text(const sb_str *s);
+char *sb_sbpl_filter_text(const sb_filter *f);
+char *sb_sbpl_rule_text(const sb_rule *r);
 
 /* Write `len` bytes to `path` atomically: a temp file in the same directory,
  * fsync, rename.  On failure nothing is left behind and errno is set.
