@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compiler/cli/cmds.h"
+#include "compiler/cli/query_opts.h"
 #include "compiler/common/diag.h"
 #include "compiler/eval/egress_eval.h"
 #include "compiler/eval/eval.h"
@@ -451,9 +452,7 @@ static bool has_forms(const sb_profile *p)
 
 typedef struct diff_opts {
 	const char *old_file, *new_file;
-	bool json;
-	bool sample;    /* --sample: the documented sample values, not this machine's */
-	sb_bindings defs;
+	sb_query_opts q;   /* -D, --sample, --format */
 } diff_opts;
 
 static void diff_usage(FILE *f)
@@ -471,41 +470,18 @@ static void diff_usage(FILE *f)
 
 static int parse_diff_args(diff_opts *o, int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256, OPT_SAMPLE };
 	static const struct option longopts[] = {
-		{ "sample", no_argument, NULL, OPT_SAMPLE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
+		SB_QOPT_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
-	char msg[256];
-	const char *why;
 	sb_getopt_reset();
-	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
-		switch (c) {
-		case 'h':
+	for (int c; (c = getopt_long(argc, argv, SB_QOPT_SHORT, longopts, NULL)) != -1;) {
+		int shared = sb_query_opt(&o->q, "diff", c, argv);
+		if (shared < 0)
+			return SB_EXIT_DIFF_ERROR;
+		if (c == 'h') {
 			diff_usage(stdout);
 			return 0;
-		case OPT_SAMPLE:
-			o->sample = true;
-			break;
-		case 'D':
-			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
-				fprintf(stderr, "sbc diff: error: -D '%s': %s\n", optarg, why);
-				return SB_EXIT_DIFF_ERROR;
-			}
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "sbc diff: error: unknown format '%s' (text or json)\n", optarg);
-				return SB_EXIT_DIFF_ERROR;
-			}
-			o->json = !strcmp(optarg, "json");
-			break;
-		default:
-			fprintf(stderr, "sbc diff: error: %s (see sbc diff --help)\n",
-				sb_getopt_problem(c, argv, msg, sizeof msg));
-			return SB_EXIT_DIFF_ERROR;
 		}
 	}
 	if (optind < argc)
@@ -568,25 +544,25 @@ int sb_cmd_diff(int argc, char **argv)
 	diff_opts o = { 0 };
 	int rc = parse_diff_args(&o, argc, argv);
 	if (rc >= 0) {
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return rc;
 	}
 	rc = SB_EXIT_DIFF_ERROR;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
-	sb_profile *a = sb_load_profile(o.old_file, &o.defs, d);
-	sb_profile *b = a ? sb_load_profile(o.new_file, &o.defs, d) : NULL;
+	sb_profile *a = sb_load_profile(o.old_file, &o.q.defs, d);
+	sb_profile *b = a ? sb_load_profile(o.new_file, &o.q.defs, d) : NULL;
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *ba = NULL, *bb = NULL;
 	sb_probes probes = { 0 };
 	changes ch = { 0 };
 	if (!a || !b)
 		goto out;
-	sb_eval_bindings(a, &o.defs, &used, &samples);
-	sb_eval_bindings(b, &o.defs, &used, &samples);
+	sb_eval_bindings(a, &o.q.defs, &used, &samples);
+	sb_eval_bindings(b, &o.q.defs, &used, &samples);
 	const sb_profile *both[2] = { a, b };
-	if (!o.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
+	if (!o.q.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
 		goto out;
 	ba = sb_profile_bind(a, &used, NULL, NULL);
 	bb = sb_profile_bind(b, &used, NULL, NULL);
@@ -634,8 +610,8 @@ int sb_cmd_diff(int argc, char **argv)
 	sb_eval_free(ia);
 	sb_eval_free(ib);
 
-	diff_ctx x = { &probes, &ch, o.json, true, stdout };
-	if (o.json)
+	diff_ctx x = { &probes, &ch, o.q.json, true, stdout };
+	if (o.q.json)
 		fputs("{\"changes\":[", stdout);
 	print_changes(&x);
 	int trc = compare_text(ba, bb, &x);
@@ -649,10 +625,10 @@ int sb_cmd_diff(int argc, char **argv)
 	else if (hrc == SB_EXIT_DIFF_NARROWER)
 		narrow = true;
 	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
-	if (o.json) {
+	if (o.q.json) {
 		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"bindings\":\"%s\",\"params\":{",
 			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n,
-			o.sample ? "sample" : "machine");
+			o.q.sample ? "sample" : "machine");
 		for (size_t i = 0; i < used.n; i++) {
 			fputs(i ? "," : "", stdout);
 			sb_json_string(stdout, used.v[i].name);
@@ -672,7 +648,7 @@ int sb_cmd_diff(int argc, char **argv)
 		for (size_t i = 0; i < samples.n; i++)
 			if (samples.v[i].nvalues == 1)
 				printf(", %s=%s sample", samples.v[i].name, samples.v[i].values[0]);
-		printf("; bindings: %s)\n", o.sample ? "the documented samples" : "this machine, as sbrun would bind them");
+		printf("; bindings: %s)\n", o.q.sample ? "the documented samples" : "this machine, as sbrun would bind them");
 	}
 out:
 	sb_diag_flush(d);
@@ -684,7 +660,7 @@ out:
 	sb_profile_free(b);
 	sb_bindings_clear(&used);
 	sb_bindings_clear(&samples);
-	sb_bindings_clear(&o.defs);
+	sb_bindings_clear(&o.q.defs);
 	sb_diag_free(d);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* linux.h - the Linux backend: enforce a bound profile's file semantics with
  * Landlock (+ no_new_privs, capability drop, seccomp).  Design:
  * ../shared/brief/landlock.md and docs/linux.md.
- * Contract: the kernel never allows a file access that sb_decide() denies
+ * Contract: the kernel never allows a file access that sb_eval_decide() denies
  * for the same bound profile; where Landlock cannot be exact it denies more
  * and the plan says so.  */
 #ifndef SB_LINUX_H

@@ -2,7 +2,7 @@
 /* ll_plan.c - bound profile IR -> one Landlock ruleset (plan).
  *
  * Soundness is the contract: the kernel must never allow a file access that
- * sb_decide() denies for the same bound profile.  The planner gets there in
+ * sb_eval_decide() denies for the same bound profile.  The planner gets there in
  * three steps, each of which can only make Linux stricter:
  *  1. "linuxize" the profile: an ALLOW filter Landlock cannot express
  *     (regex, prefix, vnode-type, require-*, opaque, unbound) is dropped, and

@@ -1,4 +1,4 @@
-/* test_eval_index.c - sb_decide_indexed() answers exactly as sb_decide():
+/* test_eval_index.c - sb_eval_decide_indexed() answers exactly as sb_eval_decide():
  * every field of the decision, for every modelled operation, at paths that
  * sit on and around every filter boundary, over profiles with every filter
  * kind and over the SBPL fixtures in tests/sbpl/ok.  */
