@@ -100,7 +100,7 @@ static size_t compare(const sb_profile *p, const char *name)
 	}
 	sb_eval_free(ix);
 	sb_eval_free(plain);
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	return n;
 }
 

@@ -49,7 +49,7 @@ static size_t compare(const char *name, const sb_profile *a, const sb_profile *b
 			}
 	sb_eval_free(ea);
 	sb_eval_free(eb);
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	return n;
 }
 

@@ -301,7 +301,7 @@ Test(scheme, reemission_keeps_decisions)
 	cr_expect(compared > 1000, "%zu questions", compared);
 	sb_eval_free(e1);
 	sb_eval_free(e2);
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	sb_profile_free(b1);
 	sb_profile_free(b2);
 	sb_profile_free(back);
