@@ -46,11 +46,14 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc)
 	case SB_STR_LIT:
 		emit_quoted(e, s->text, loc);
 		break;
-	case SB_STR_PARAM:
+	case SB_STR_PARAM: {
+		char *spelling = sb_param_spelling(&s->param);
 		fputs("(param ", e->out);
-		emit_quoted(e, s->text, loc);
+		emit_quoted(e, spelling, loc);
 		fputc(')', e->out);
+		free(spelling);
 		break;
+	}
 	case SB_STR_APPEND:
 		fputs("(string-append", e->out);
 		for (size_t i = 0; i < s->nparts; i++) {

@@ -54,7 +54,7 @@ static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 		return NULL;
 	if ((!strcmp(head, "param") || !strcmp(head, "getenv")) && n->nkids == 2 &&
 	    n->kids[1]->kind == SX_STRING)
-		return sb_str_param(n->kids[1]->text);
+		return sb_str_param_spelled(n->kids[1]->text);
 	if (!strcmp(head, "string-append")) {
 		size_t np = n->nkids - 1;
 		sb_str **parts = xcalloc(np ? np : 1, sizeof *parts);

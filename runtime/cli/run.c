@@ -302,22 +302,13 @@ static int child_env(const sb_run_cfg *cfg, sb_platform plat, const sb_prep *pre
 	return sb_env_build(&ein, env, d);
 }
 
-/* Does the profile use the param `name`?  Its params are "NAME", "NAME*"
- * (a list) and "TOP..LEAF" (ancestors between two params).  */
-static bool profile_uses(char *const *params, size_t n, const char *name)
+/* Does the profile use the binding `name` (as a param, or as either side
+ * of ancestors between two params)?  */
+static bool profile_uses(const sb_param *params, size_t n, const char *name)
 {
-	size_t len = strlen(name);
-	for (size_t i = 0; i < n; i++) {
-		for (const char *p = params[i]; p;) {
-			const char *dots = strstr(p, "..");
-			size_t plen = dots ? (size_t)(dots - p) : strlen(p);
-			if (plen && p[plen - 1] == '*')
-				plen--;
-			if (plen == len && strncmp(p, name, len) == 0)
-				return true;
-			p = dots ? dots + 2 : NULL;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (sb_param_uses(&params[i], name))
+			return true;
 	return false;
 }
 
@@ -327,7 +318,7 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 	if (!user || !user->n)
 		return;
 	size_t n = 0;
-	char **params = sb_profile_params(prof, &n);
+	sb_param *params = sb_profile_params(prof, &n);
 	for (size_t i = 0; i < user->n; i++) {
 		if (profile_uses(params, n, user->v[i].name))
 			continue;
@@ -335,8 +326,11 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 		size_t klen = 0;
 		FILE *k = open_memstream(&known, &klen);
 		for (size_t j = 0, shown = 0; k && j < n; j++)
-			if (!strstr(params[j], ".."))   /* derived from two others */
-				fprintf(k, "%s%s", shown++ ? ", " : "", params[j]);
+			if (params[j].kind != SB_PARAM_ANCESTORS) {   /* derived from two others */
+				char *spelling = sb_param_spelling(&params[j]);
+				fprintf(k, "%s%s", shown++ ? ", " : "", spelling);
+				free(spelling);
+			}
 		if (k)
 			fclose(k);
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "unused-define",
@@ -345,9 +339,7 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 			       user->v[i].name, known && *known ? known : "none");
 		free(known);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(params[i]);
-	free(params);
+	sb_param_array_free(params, n);
 }
 
 /* The profile to apply: embedded text, a compiled profile (.sb), or a

@@ -217,7 +217,7 @@ Test(sbpl_read, params_and_string_append)
 	const sb_filter *f = p->rules[0]->filters[0];
 	cr_assert(eq(int, f->arg->kind, SB_STR_APPEND));
 	cr_expect(eq(sz, f->arg->nparts, 2));
-	cr_expect(eq(str, f->arg->parts[0]->text, "HOME"));
+	cr_expect(eq(str, f->arg->parts[0]->param.name, "HOME"));
 	cr_expect(eq(int, p->rules[0]->filters[1]->arg->kind, SB_STR_PARAM));
 	expect_rule(p, 0, "(allow file-read* (subpath (string-append (param \"HOME\") \"/.omp\"))"
 			  " (literal (param \"TMPDIR\")))");
@@ -258,7 +258,7 @@ Test(sbpl_read, defines)
 			      "(if (defined? 'x) (allow file-read*))\n");
 	cr_assert(eq(sz, p->nunmodelled, 1));
 	cr_expect(eq(int, p->rules[0]->filters[0]->kind, SB_F_SUBPATH));
-	cr_expect(eq(str, p->rules[0]->filters[0]->arg->text, "HOME"));
+	cr_expect(eq(str, p->rules[0]->filters[0]->arg->param.name, "HOME"));
 	expect_rule(p, 0, "(allow file-read* (subpath (param \"HOME\")) (subpath (string-append (param \"HOME\") \"/x\")))");
 	cr_expect(eq(int, p->rules[0]->call_loc.line, 0), "a rule written at top level has no call site");
 	cr_expect(strstr(p->unmodelled[0].reason, "conditional") != NULL);
