@@ -156,7 +156,7 @@ static int recv_fd(int sock)
 
 /* The parent's side: serve the proxy until the child ends, then end the
  * same way.  */
-static void supervise(sb_sup *s, int sp, const sb_egress *eg)
+static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 {
 	int lfd = recv_fd(sp);
 	close(sp);
@@ -168,7 +168,8 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg)
 			poll(&f, 1, -1);
 		sb_sup_exit(s, wstatus);
 	}
-	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = "sbrun" };
+	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = "sbrun",
+			    .trace_fd = trace_fd };
 	sb_proxy *p = sb_proxy_new(&pc);
 	int watch[2] = { s->pidfd, s->sigfd };
 	for (;;) {
@@ -186,7 +187,7 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg)
 	sb_sup_exit(s, wstatus);
 }
 
-int sb_ll_egress_enter(const sb_egress *eg, sb_diag *d)
+int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, sb_diag *d)
 {
 	int sp[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
@@ -200,9 +201,11 @@ int sb_ll_egress_enter(const sb_egress *eg, sb_diag *d)
 	}
 	if (pid > 0) {
 		close(sp[1]);
-		supervise(&s, sp[0], eg);   /* never returns */
+		supervise(&s, sp[0], eg, trace_fd);   /* never returns */
 	}
 	close(sp[0]);
+	if (trace_fd >= 0)
+		close(trace_fd);   /* the tree must not write the trace's events */
 	int rc = enter_namespaces(d);
 	int lfd = -1;
 	if (!rc)

@@ -29,6 +29,10 @@ typedef struct sb_linux_opts {
 	 * and send its listener over trace_sock.  */
 	bool trace;
 	int trace_sock;
+	/* ... and, traced, where the egress proxy reports the requests it
+	 * refuses (sb_proxy_cfg.trace_fd); only the proxy's process keeps it,
+	 * the sandboxed tree never holds it.  -1: none.  */
+	int trace_events;
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;

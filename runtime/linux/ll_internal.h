@@ -219,7 +219,7 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
  * new network namespace, or SB_REFUSED after reporting why not.  */
 struct sb_diag;
 struct sb_egress;
-int sb_ll_egress_enter(const struct sb_egress *eg, struct sb_diag *d);
+int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);
