@@ -5,6 +5,7 @@
  * Prints "rules=<n> median_ms=<t> min_ms=<t> max_ms=<t> reps=<n>".  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 #include "compiler/front/ast.h"
@@ -64,7 +65,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "plan_bench: cannot compile and bind %s\n", argv[1]);
 		return 1;
 	}
-	sb_linux_opts o = {.home = argv[2], .min_abi = 1};
+	sb_linux_opts o = {.home = argv[2], .min_abi = 1, .uid = getuid(),
+			   .xdg_runtime_dir = getenv("XDG_RUNTIME_DIR")};
 	double *t = calloc((size_t)reps, sizeof *t);
 	size_t rules = 0;
 	for (int i = 0; i < reps; i++) {

@@ -580,6 +580,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			rc = sb_tools_prepare_cache(&prep.tools, prep.home, d);
 	}
 	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
+			     .uid = getuid(),
+			     .xdg_runtime_dir = sb_env_get(cfg->envp, "XDG_RUNTIME_DIR"),
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
