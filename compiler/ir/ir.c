@@ -401,7 +401,7 @@ static void strlist_add_unique(strlist *l, const char *s)
 	strlist_add(l, s);
 }
 
-static void strlist_free(strlist *l)
+static void strlist_clear(strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -531,7 +531,7 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 		} else {
 			r = sb_str_lit(vals.v[0]);
 		}
-		strlist_free(&vals);
+		strlist_clear(&vals);
 		return r;
 	}
 	sb_str **parts = xcalloc(s->nparts, sizeof *parts);
@@ -593,7 +593,7 @@ static void expand_filter(expander *x, const sb_filter *f, filterlist *out, bool
 		c->arg = subst(x, f->arg, multi, vals.v[i], i);
 		PUSH(copies.v, copies.n, c);
 	}
-	strlist_free(&vals);
+	strlist_clear(&vals);
 	if (or_context) {
 		for (size_t i = 0; i < copies.n; i++)
 			PUSH(out->v, out->n, copies.v[i]);
@@ -643,7 +643,7 @@ sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b, char ***u
 		for (size_t i = 0; i < x.unbound.n; i++)
 			PUSH(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
 	}
-	strlist_free(&x.unbound);
+	strlist_clear(&x.unbound);
 	return c;
 }
 
@@ -658,7 +658,7 @@ sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
 		sb_profile_free(c);
 		c = NULL;
 	}
-	strlist_free(&x.unbound);
+	strlist_clear(&x.unbound);
 	return c;
 }
 

@@ -40,38 +40,14 @@ static int fail(sb_diag *d, const char *step, int err)
 	return SB_REFUSED;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = strlen(text);
-	ssize_t w = write(fd, text, n);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return w == (ssize_t)n ? 0 : -1;
-}
-
 /* A user namespace mapping only our own ids (unprivileged), then the
  * network namespace.  */
 static int enter_namespaces(sb_diag *d)
 {
-	if (geteuid() == 0)
-		return unshare(CLONE_NEWNET) < 0 ? fail(d, "unshare(CLONE_NEWNET)", errno) : 0;
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
-		return fail(d, "unshare(CLONE_NEWUSER|CLONE_NEWNET)", errno);
-	char map[64];
-	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-		return fail(d, "writing /proc/self/setgroups", errno);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map) < 0)
-		return fail(d, "writing /proc/self/uid_map", errno);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	if (write_file("/proc/self/gid_map", map) < 0)
-		return fail(d, "writing /proc/self/gid_map", errno);
+	int flags = CLONE_NEWNET | (geteuid() == 0 ? 0 : CLONE_NEWUSER);
+	const char *step = "";
+	if (sb_ns_unshare(flags, &step) < 0)
+		return fail(d, step, errno);
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /* linux.h - the Linux backend: enforce a bound profile's file semantics with
  * Landlock (+ no_new_privs, capability drop, seccomp).  Design:
- * ../shared/brief/landlock.md and docs/linux.md.
+ * docs/linux.md.
  * Contract: the kernel never allows a file access that sb_decide() denies
  * for the same bound profile; where Landlock cannot be exact it denies more
  * and the plan says so.  */
