@@ -109,19 +109,12 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		else
 			sb_bindings_set(out, bd->name, bd->values[0]);
 	}
-	/* sbrun --print-profile writes its -D list as header comments
-	 * (";;   -D NAME=VALUE"): values the command line did not give. */
-	for (size_t i = 0; i < p->nheader; i++) {
-		const char *h = p->header[i];
-		if (strncmp(h, "-D ", 3))
-			continue;
-		const char *name = h + 3, *eq = strchr(name, '=');
-		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
-			continue;
-		char *nm = xstrndup(name, (size_t)(eq - name));
-		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
-			sb_bindings_set(out, nm, eq + 1);
-		free(nm);
+	/* sbrun --print-profile carries its -D list in the profile
+	 * (launch_params): values the command line did not give. */
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *lp = &p->launch_params.v[i];
+		if (lp->nvalues == 1 && !sb_bindings_get(out, lp->name))
+			sb_bindings_set(out, lp->name, lp->values[0]);
 	}
 	for (size_t k = 0; k < 3; k++)
 		if (!sb_bindings_get(out, samples_tab[k][0])) {

@@ -267,6 +267,13 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
 	for (size_t i = 0; i < p->nheader; i++)
 		sb_profile_add_header(c, p->header[i]);
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		sb_bindings_set_list(&c->launch_params, b->name, (const char *const *)b->values,
+				     b->nvalues);
+		c->launch_params.v[c->launch_params.n - 1].is_list = b->is_list;
+	}
+	c->source_policy = p->source_policy ? xstrdup(p->source_policy) : NULL;
 	sb_egress_copy(&c->egress, &p->egress);
 	return c;
 }
@@ -297,6 +304,8 @@ void sb_profile_free(sb_profile *p)
 	for (size_t i = 0; i < p->nheader; i++)
 		free(p->header[i]);
 	free(p->header);
+	sb_bindings_clear(&p->launch_params);
+	free(p->source_policy);
 	sb_egress_clear(&p->egress);
 	free(p);
 }

@@ -239,6 +239,19 @@ typedef struct sb_unmodelled {
 	sb_loc loc;
 } sb_unmodelled;
 
+/* ---- binding ---- */
+typedef struct sb_binding {
+	char *name;                  /* "HOME", "EXTRA_READ" (list: no '*') */
+	char **values;               /* one value for a path, n for a list */
+	size_t nvalues;
+	bool is_list;
+} sb_binding;
+
+typedef struct sb_bindings {
+	sb_binding *v;
+	size_t n;
+} sb_bindings;
+
 /* ---- profiles ---- */
 typedef struct sb_profile {
 	int version;                 /* 1; 0 when missing */
@@ -248,8 +261,15 @@ typedef struct sb_profile {
 	size_t nunmodelled;
 	char **imports;              /* (import "x") names, not followed */
 	size_t nimports;
-	/* Header comment lines (without ";"), emitted first; e.g. the source
-	 * policy and the params it needs.  */
+	/* Data the SBPL writer puts before everything else, as comments it
+	 * reads back into these fields (compiler/sbpl): the -D NAME=VALUE
+	 * params of the macOS launch form (sbrun --print-profile), and the
+	 * policy the profile was compiled from (its name relative to the
+	 * profile's directory; NULL when none).  */
+	sb_bindings launch_params;
+	char *source_policy;
+	/* Other header comment lines (without ";"), emitted after those; e.g.
+	 * the params the profile needs.  */
 	char **header;
 	size_t nheader;
 	/* Egress by host name (`network allow|deny "HOST"`), in policy order
@@ -264,19 +284,6 @@ void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reas
 void sb_profile_add_header(sb_profile *p, const char *line);
 sb_profile *sb_profile_clone(const sb_profile *p);
 void sb_profile_free(sb_profile *p);
-
-/* ---- binding ---- */
-typedef struct sb_binding {
-	char *name;                  /* "HOME", "EXTRA_READ" (list: no '*') */
-	char **values;               /* one value for a path, n for a list */
-	size_t nvalues;
-	bool is_list;
-} sb_binding;
-
-typedef struct sb_bindings {
-	sb_binding *v;
-	size_t n;
-} sb_bindings;
 
 void sb_bindings_set(sb_bindings *b, const char *name, const char *value);
 void sb_bindings_set_list(sb_bindings *b, const char *name, const char *const *values, size_t n);
