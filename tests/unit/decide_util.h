@@ -2,7 +2,8 @@
  * a fresh evaluation context per question (eval.h).  The decision's
  * pointers into the profile stay valid; a string the context built (a
  * computed regex named as unknown_what) does not, so tests that read
- * unknown_what of such filters keep a context (sb_eval_new) instead.  */
+ * unknown_what of such filters, or of an unbound param (its spelling),
+ * keep a context (sb_eval_new) instead.  */
 #ifndef SB_TEST_DECIDE_UTIL_H
 #define SB_TEST_DECIDE_UTIL_H
 

@@ -422,9 +422,12 @@ Test(eval, unknown_reasons)
 	cr_expect(eq(str, (char *)r.reason, "filter not modelled"));
 	cr_expect(eq(str, (char *)r.unknown_what, "(extension \"com.apple.x\")"));
 	cr_expect(eq(int, r.unknown_loc.line, 3));
-	r = decide_once(p, WD, "/q", 0);
+	/* the param's spelling is the context's: keep it while reading it */
+	sb_eval *ev = sb_eval_new(p, 0);
+	r = sb_eval_decide(ev, WD, "/q", 0);
 	cr_expect(eq(str, (char *)r.reason, "unbound param"));
 	cr_expect(eq(str, (char *)r.unknown_what, "UNBOUND"));
+	sb_eval_free(ev);
 	sb_profile_free(p);
 
 	p = load(P_IMPORT, d);
