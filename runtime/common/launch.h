@@ -42,6 +42,7 @@ typedef struct sb_launch_in {
 	char *const *args;            /* its arguments after argv[0] */
 	size_t nargs;
 	bool auto_approve;            /* OMP_SANDBOX_YOLO=1: --auto-approve first */
+	const char *egress_proxy;     /* macOS: "localhost:PORT" of the egress proxy, or NULL */
 } sb_launch_in;
 
 typedef struct sb_launch {
