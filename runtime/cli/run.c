@@ -396,7 +396,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	if (egress && plat == SB_PLAT_MACOS) {
 		int port = 0;
 		if (sb_macos_egress_listen(&proxy_fd, &port, d) != 0) {
-			sb_envvec_free(&env);
+			sb_envvec_clear(&env);
 			return SB_REFUSED;
 		}
 		char url[48];
@@ -414,11 +414,11 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	};
 	sb_launch l;
 	rc = sb_launch_compute(&in, &l, d);
-	sb_envvec_free(&env);
+	sb_envvec_clear(&env);
 	if (rc) {
 		if (proxy_fd >= 0)
 			close(proxy_fd);
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
@@ -438,7 +438,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	if (rc) {
 		if (proxy_fd >= 0)
 			close(proxy_fd);
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 	sb_tools_notes(&prep->tools, prep->home, l.bound, d);
@@ -461,7 +461,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		free(policy);
 		if (proxy_fd >= 0)
 			close(proxy_fd);
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 
@@ -497,7 +497,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	free(policy);
 	if (proxy_fd >= 0)
 		close(proxy_fd);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 	return rc;
 }
 
@@ -597,7 +597,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (!rc && (act == SB_ACT_PRINT_LAUNCH || act == SB_ACT_PRINT_BOUND || act == SB_ACT_PLAN)) {
 		sb_envvec env = { 0 };
 		rc = child_env(cfg, plat, &prep, &env, d);
-		sb_envvec_free(&env);
+		sb_envvec_clear(&env);
 	}
 	if (!rc) {
 		sb_tools_select(prep.s.tools, prof, &prep.tools, d);
@@ -644,7 +644,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	}
 	if (prof)
 		sb_profile_free(prof);
-	sb_prep_free(&prep);
+	sb_prep_clear(&prep);
 	free(sandbox_exec);
 	free(cmd);
 	return rc;
