@@ -169,8 +169,8 @@ else fail "--print-profile (rc=$rc): $out $err"; fi
 run OMP_SANDBOX_EXTRA_READ='~/proj/sub' -- --print-profile
 if contains "$out" "(subpath \"$H/proj/sub\")"; then pass "--print-profile includes the extras"; else fail "print extras: $out"; fi
 run OMP_SANDBOX_EXTRA_READ='~/.ssh' OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1 -- --print-profile
-if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (seed 13b)"; else fail "print 13b: $out"; fi
-# The printed profile decides like the original's (seed §2) under sbc explain.
+if contains "$out" "(subpath \"$H/.ssh\")"; then pass "--print-profile with a confirmed ~/.ssh shows (subpath \"HOME/.ssh\") (the original's self-test)"; else fail "print 13b: $out"; fi
+# The printed profile decides like the original's (docs/migration.md, R1-R8) under sbc explain.
 mkdir -p "$H/a/b"
 WS=$H/a/b run OMP_SANDBOX_TOOLS=none -- --print-profile
 echo "$out" > "$T/printed.sb"

@@ -253,6 +253,41 @@ if [ "$out" = refused ] && contains "$err" "sandbox: denied network AF_INET — 
 	pass "network off: the refused socket is reported with its policy line"
 else fail "network: out=$out err=${err:0:400}"; fi
 
+# ---- egress by host name: a request the proxy refuses ----
+# The proxy decides by name before any lookup, so no network is needed:
+# curl's request for a host outside the allowlist gets 403, the trace names
+# the host rule and the fix, --learn writes `network allow`, and with the
+# host added the same request is no longer denied (.invalid never resolves:
+# 502, but no denial).
+if [ -x /usr/bin/curl ] && /usr/bin/unshare -n -U -r /bin/true 2>/dev/null; then
+	egress_curl='/usr/bin/curl -s -o /dev/null -w %{http_code} http://blocked.invalid/'
+	run OMP_SANDBOX_TRACE=1 OMP_SANDBOX_NETWORK=allowlist -- $egress_curl
+	if [ "$out" = 403 ] && contains "$err" "sandbox: denied connect blocked.invalid:80 — " &&
+		contains "$err" "to allow: the policy statement \`network allow \"blocked.invalid\";\` or OMP_SANDBOX_ALLOW_HOSTS=blocked.invalid" &&
+		[ "$(count "$err" "sandbox: denied connect")" = 1 ]; then
+		pass "egress: the refused request is traced once with its host rule and fix"
+	else fail "egress trace: out=$out $(denials | head -3) $(grep -F 'egress' <<<"$err" | head -3)"; fi
+	rule=$(grep -oE 'denied connect blocked.invalid:80 — [^;]*' <<<"$err" | head -1)
+	if grep -qE '— [^ ]+:[0-9]+ "' <<<"$rule"; then
+		pass "egress: the deciding rule is located (${rule#*— })"
+	else fail "egress: no policy line in: $rule"; fi
+	run OMP_SANDBOX_TRACE="$T/eg.json" OMP_SANDBOX_TRACE_FORMAT=json OMP_SANDBOX_NETWORK=allowlist -- $egress_curl
+	if grep -q '"event":"denied","access":"connect","path":"blocked.invalid"' "$T/eg.json" &&
+		grep -q '"port":80,"reason":"denied by ' "$T/eg.json"; then
+		pass "egress: a JSON object with host, port and the proxy's reason"
+	else fail "egress json: $(head -c 400 "$T/eg.json")"; fi
+	run OMP_SANDBOX_NETWORK=allowlist -- --learn "$T/eg-learned.sbx" $egress_curl
+	if grep -qx 'network allow "blocked.invalid";' "$T/eg-learned.sbx" 2>/dev/null; then
+		pass "egress: --learn writes network allow \"HOST\";"
+	else fail "egress learn: $(cat "$T/eg-learned.sbx" 2>/dev/null | head -20)"; fi
+	run OMP_SANDBOX_TRACE=1 OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_ALLOW_HOSTS=blocked.invalid -- $egress_curl
+	if [ "$out" = 502 ] && ! contains "$err" "sandbox: denied connect"; then
+		pass "egress: with the suggested fix the request is no longer denied (502: .invalid does not resolve)"
+	else fail "egress fix: out=$out $(denials | head -3)"; fi
+else
+	skip "egress: curl or a user namespace (unshare -n -U) is missing"
+fi
+
 # ---- exit status, signals ----
 run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'exit 7'
 [ "$rc" = 7 ] && pass "traced: the command's exit status" || fail "exit status $rc, want 7"

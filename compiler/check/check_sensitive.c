@@ -8,7 +8,7 @@
  * [policy-write].  Under `default allow`, a sensitive location that no rule certainly
  * decides is granted by the default: an error at the `default` statement.
  * A write grant inside ~/.omp is a warning [persistence]: omp later
- * runs code from there outside any sandbox (seed D7).
+ * runs code from there outside any sandbox (defect D7, docs/migration.md).
  *
  * Targets relative to home are compared symbolically; absolute targets are
  * compared with HOME when it is bound with -D, else with the conventional

@@ -136,7 +136,7 @@ static bool text_has(const text_set *s, const char *t)
 	return false;
 }
 
-static void text_free(text_set *s)
+static void text_set_clear(text_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].text);
@@ -558,8 +558,8 @@ static int compare_text(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 			}
 		}
 	}
-	text_free(&ta);
-	text_free(&tb);
+	text_set_clear(&ta);
+	text_set_clear(&tb);
 	return rc;
 }
 
@@ -685,7 +685,7 @@ int sb_cmd_diff(int argc, char **argv)
 out:
 	sb_diag_flush(d);
 	free(ch.v);
-	sb_probes_free(&probes);
+	sb_probes_clear(&probes);
 	sb_profile_free(ba);
 	sb_profile_free(bb);
 	sb_profile_free(a);

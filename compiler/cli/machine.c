@@ -51,7 +51,7 @@ int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings
 		sb_diag_report(d, SB_SEV_NOTE, NULL, "bindings",
 			       "sbc binds this machine's values as sbrun would, and sbrun would refuse "
 			       "them; pass --sample for the documented sample values, or -D NAME=VALUE");
-		sb_prep_free(&prep);
+		sb_prep_clear(&prep);
 		return -1;
 	}
 	sb_bindings m = { 0 };
@@ -63,6 +63,6 @@ int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings
 	}
 	replace_samples(used, samples, &m);
 	sb_bindings_clear(&m);
-	sb_prep_free(&prep);
+	sb_prep_clear(&prep);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* eval.h - decide an (operation, path) question as Seatbelt does.
- * Model (docs/sbpl-model.md, ../shared/brief/sbpl-semantics.md §6):
+ * Model (docs/sbpl-model.md, "Decision model"):
  * for op, parent(op), ..., default: the last rule naming that op whose
  * filters match decides; else the last unfiltered rule naming it; else go
  * up.  The "text" model is computed too and a disagreement is reported.  */

@@ -159,7 +159,7 @@ void sb_probes_finish(sb_probes *ps)
 	ps->n = k;
 }
 
-void sb_probes_free(sb_probes *ps)
+void sb_probes_clear(sb_probes *ps)
 {
 	for (size_t i = 0; i < ps->n; i++)
 		free(ps->paths[i]);

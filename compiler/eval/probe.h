@@ -28,7 +28,7 @@ void sb_probes_add_system(sb_probes *ps);
 /* The values of b (one path or a list) and their neighbours.  */
 void sb_probes_add_bindings(sb_probes *ps, const sb_bindings *b);
 void sb_probes_finish(sb_probes *ps);
-void sb_probes_free(sb_probes *ps);
+void sb_probes_clear(sb_probes *ps);
 
 /* The literal leading path of a regex ("^/a/b\\.c/[^/]+$" -> "/a/b.c/"),
  * or NULL when it does not start with "^/".  Caller frees.  */

@@ -390,7 +390,7 @@ static void strlist_add_unique(strlist *l, const char *s)
 	strlist_add(l, s);
 }
 
-static void strlist_free(strlist *l)
+static void strlist_clear(strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -441,8 +441,8 @@ static bool param_values(const char *name, const sb_bindings *b, strlist *out)
 		if (ok)
 			for (size_t i = 0; i < leaves.n; i++)
 				ancestors_between(tops.v[0], leaves.v[i], out);
-		strlist_free(&tops);
-		strlist_free(&leaves);
+		strlist_clear(&tops);
+		strlist_clear(&leaves);
 		return ok;
 	}
 	bool list = is_list_name(name);
@@ -518,7 +518,7 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 		} else {
 			r = sb_str_lit(vals.v[0]);
 		}
-		strlist_free(&vals);
+		strlist_clear(&vals);
 		return r;
 	}
 	sb_str **parts = xcalloc(s->nparts, sizeof *parts);
@@ -580,7 +580,7 @@ static void expand_filter(expander *x, const sb_filter *f, filterlist *out, bool
 		c->arg = subst(x, f->arg, multi, vals.v[i], i);
 		PUSH(copies.v, copies.n, c);
 	}
-	strlist_free(&vals);
+	strlist_clear(&vals);
 	if (or_context) {
 		for (size_t i = 0; i < copies.n; i++)
 			PUSH(out->v, out->n, copies.v[i]);
@@ -630,7 +630,7 @@ sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b, char ***u
 		for (size_t i = 0; i < x.unbound.n; i++)
 			PUSH(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
 	}
-	strlist_free(&x.unbound);
+	strlist_clear(&x.unbound);
 	return c;
 }
 
@@ -645,7 +645,7 @@ sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
 		sb_profile_free(c);
 		c = NULL;
 	}
-	strlist_free(&x.unbound);
+	strlist_clear(&x.unbound);
 	return c;
 }
 

@@ -1,6 +1,6 @@
 /* ops.c - the SBPL operation table: names, Apple's aliases, and the
  * fallback hierarchy.  Version: the libsandbox fallback table of macOS 10.15
- * (../shared/brief/sbpl-semantics.md §3.1); the op list changes between
+ * (docs/sbpl-model.md, "Operation hierarchy"); the op list changes between
  * releases, so it lives in one sorted table here.  */
 #include "compiler/ir/ir.h"
 
@@ -40,7 +40,7 @@ static const op_info ops[SB_OP__COUNT] = {
 	[SB_OP_FILE_REVOKE] = { "file-revoke", SB_OP_FILE_ALL },
 	[SB_OP_FILE_SEARCH] = { "file-search", SB_OP_FILE_ALL },
 	[SB_OP_FILE_ISSUE_EXTENSION] = { "file-issue-extension", SB_OP_FILE_ALL },
-	/* These fall back to default, not file* (brief §3.1).  */
+	/* These fall back to default, not file* (docs/sbpl-model.md).  */
 	[SB_OP_FILE_TEST_EXISTENCE] = { "file-test-existence", SB_OP_DEFAULT },
 	[SB_OP_FILE_MAP_EXECUTABLE] = { "file-map-executable", SB_OP_DEFAULT },
 	[SB_OP_FILE_LINK] = { "file-link", SB_OP_DEFAULT },
@@ -60,7 +60,7 @@ static const op_info ops[SB_OP__COUNT] = {
 	[SB_OP_OTHER] = { "(other)", SB_OP_DEFAULT },
 };
 
-/* Apple's prelude aliases (brief §2).  */
+/* Apple's prelude aliases (docs/sbpl-model.md, "Operation hierarchy").  */
 static const struct { const char *alias, *name; } aliases[] = {
 	{ "file-unlink", "file-write-unlink" },
 	{ "process-exec", "process-exec*" },

@@ -5,7 +5,8 @@
  *   - an unfiltered rule after a rule naming a related operation gets
  *     (subpath "/"), so it beats the earlier filtered rules in both models;
  *   - a parent-operation rule after an overlapping child-operation rule of
- *     the other action also names the child operation (brief §7.4);
+ *     the other action also names the child operation (docs/sbpl-model.md,
+ *     "Emitting order-robustly", rule 4);
  *   - after a read or stat-only re-allow inside an earlier denied read
  *     region, stat on each directory strictly between the region's root and
  *     the re-allowed path (realpath() lstats every component).

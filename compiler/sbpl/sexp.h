@@ -7,7 +7,7 @@
  * reports every problem at the byte where it happens and never needs error
  * recovery tables.  docs/sbpl-model.md has the details.
  *
- * Lexical rules (../shared/brief/sbpl-semantics.md §1): `;` and `#!` comments
+ * Lexical rules (docs/sbpl-model.md, "Lexical level"): `;` and `#!` comments
  * to end of line, symbols folded to lower case, strings with \\ \" \n \t \r
  * \xHH \ooo escapes (any other escaped character loses its backslash, with a
  * warning), raw strings #"..." without escapes, numbers (decimal, #o #x #b),

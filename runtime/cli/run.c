@@ -398,9 +398,9 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	};
 	sb_launch l;
 	rc = sb_launch_compute(&in, &l, d);
-	sb_envvec_free(&env);
+	sb_envvec_clear(&env);
 	if (rc) {
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
@@ -418,7 +418,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	free(interp);
 	free(missing);
 	if (rc) {
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 	sb_tools_notes(&prep->tools, prep->home, l.bound, d);
@@ -439,7 +439,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
 	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
 		free(policy);
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return rc;
 	}
 
@@ -480,7 +480,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 			sb_ll_plan_free(plan);
 	}
 	free(policy);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 	return rc;
 }
 
@@ -580,7 +580,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (!rc && (act == SB_ACT_PRINT_LAUNCH || act == SB_ACT_PRINT_BOUND || act == SB_ACT_PLAN)) {
 		sb_envvec env = { 0 };
 		rc = child_env(cfg, plat, &prep, &env, d);
-		sb_envvec_free(&env);
+		sb_envvec_clear(&env);
 	}
 	if (!rc) {
 		sb_tools_select(prep.s.tools, prof, &prep.tools, d);
@@ -627,7 +627,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	}
 	if (prof)
 		sb_profile_free(prof);
-	sb_prep_free(&prep);
+	sb_prep_clear(&prep);
 	free(sandbox_exec);
 	free(cmd);
 	return rc;

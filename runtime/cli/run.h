@@ -1,5 +1,6 @@
 /* run.h - the launcher flow shared by sbrun and omp-sandboxed, so both
- * apply the same protections in the same order (seed §1):
+ * apply the same protections in the same order (docs/omp-sandboxed.md, "Order of
+ * operations"):
  *   find the command -> platform backend present / not nested -> home ->
  *   workspace -> temp dir -> extras -> markers -> action.
  * Refusals exit SB_EXIT_SETUP (78); a failed self-test 1; a launch returns

@@ -120,6 +120,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		.bound = l->bound, .home = prep->home, .workspace = prep->workspace,
 		.extra_read_var = takes_param(prof, "EXTRA_READ*"),
 		.extra_write_var = takes_param(prof, "EXTRA_WRITE*"),
+		.allow_hosts_var = cfg->omp_mode,
 		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
 		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
 	};

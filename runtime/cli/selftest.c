@@ -1,4 +1,5 @@
-/* selftest.c - the self-test (selftest.h): seed §12 with D9/D10 fixed.  */
+/* selftest.c - the self-test (selftest.h; docs/omp-sandboxed.md, "Self-test"),
+ * with the original's defects D9/D10 fixed (docs/migration.md).  */
 #include "runtime/cli/selftest.h"
 
 #include <errno.h>
@@ -46,7 +47,7 @@ typedef struct ctx {
 	char canary_secret[64];
 } ctx;
 
-static void probe_free(probe *p)
+static void probe_clear(probe *p)
 {
 	free(p->out);
 	free(p->err);
@@ -133,7 +134,7 @@ static void run_probe(ctx *x, const sb_prep *prep, char *const *env, char *const
 	if (rc) {
 		r->out = xcalloc(1, 1);
 		r->err = errbuf;
-		sb_launch_free(&l);
+		sb_launch_clear(&l);
 		return;
 	}
 	free(errbuf);
@@ -164,7 +165,7 @@ static void run_probe(ctx *x, const sb_prep *prep, char *const *env, char *const
 		;
 	r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r->started = pid > 0 && !strstr(r->err, not_started) && !strstr(r->err, "sandbox_apply");
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 static bool allowed(const probe *r)
@@ -284,12 +285,12 @@ static void check_write_pair(ctx *x, const tools *t, const char *dir, const char
 	run_probe(x, x->c->prep, x->env.v, mk, &r);
 	bool made = allowed(&r);
 	if (made) {
-		probe_free(&r);
+		probe_clear(&r);
 		char *const del[] = { (char *)t->rm, "-f", f, NULL };
 		run_probe(x, x->c->prep, x->env.v, del, &r);
 	}
 	expect(x, &r, true, what);
-	probe_free(&r);
+	probe_clear(&r);
 	unlink(f);
 	free(f);
 }
@@ -327,12 +328,13 @@ static void check_home_write_denied(ctx *x, const tools *t)
 		result(x, "FAIL", what, "the file appeared");
 	else
 		expect(x, &r, false, what);
-	probe_free(&r);
+	probe_clear(&r);
 	free(f);
 }
 
-/* Seed check 2, made non-vacuous: only meaningful when /etc is writable
- * without the sandbox (root); otherwise file permissions alone deny it.  */
+/* The original's "write in /etc denied" check, made non-vacuous: only
+ * meaningful when /etc is writable without the sandbox (root); otherwise
+ * file permissions alone deny it.  */
 static void check_etc_write_denied(ctx *x, const tools *t)
 {
 	const char *what = "write in /etc denied";
@@ -352,7 +354,7 @@ static void check_etc_write_denied(ctx *x, const tools *t)
 	} else {
 		expect(x, &r, false, what);
 	}
-	probe_free(&r);
+	probe_clear(&r);
 }
 
 /* Create ~/.omp (0700) first when missing (D9).  */
@@ -373,7 +375,7 @@ static void check_omp_dir(ctx *x, const tools *t)
 	char *const ls[] = { (char *)t->ls, "-a", omp, NULL };
 	run_probe(x, p, x->env.v, ls, &r);
 	expect(x, &r, true, "~/.omp listing allowed");
-	probe_free(&r);
+	probe_clear(&r);
 	free(omp);
 }
 
@@ -383,7 +385,7 @@ static void check_list(ctx *x, const tools *t, const char *dir, bool want, const
 	char *const ls[] = { (char *)t->ls, "-a", (char *)dir, NULL };
 	run_probe(x, x->c->prep, x->env.v, ls, &r);
 	expect(x, &r, want, what);
-	probe_free(&r);
+	probe_clear(&r);
 }
 
 /* A canary in a sensitive directory: created (with the directory, 0700,
@@ -435,7 +437,7 @@ static void check_sensitive_dir(ctx *x, const tools *t, const char *rel)
 		result(x, "FAIL", what, "the canary's content came out");
 	else
 		expect(x, &r, false, what);
-	probe_free(&r);
+	probe_clear(&r);
 	snprintf(what, sizeof what, "~/%s listing denied", rel);
 	check_list(x, t, k.dir, false, what);
 	canary_drop(&k);
@@ -483,7 +485,7 @@ static void check_omp(ctx *x)
 	} else {
 		expect(x, &r, true, a);
 	}
-	probe_free(&r);
+	probe_clear(&r);
 	char *const v2[] = { (char *)x->c->omp, "--auto-approve", "--version", NULL };
 	run_probe(x, x->c->prep, x->env.v, v2, &r);
 	char *ver2 = allowed(&r) ? version_line(r.out, false) : NULL;
@@ -498,7 +500,7 @@ static void check_omp(ctx *x)
 		expect(x, &r, true, b);
 	free(ver);
 	free(ver2);
-	probe_free(&r);
+	probe_clear(&r);
 }
 
 static bool has_line(const char *out, const char *line)
@@ -559,9 +561,9 @@ static void check_env(ctx *x, const tools *t)
 		result(x, "FAIL", w2, "it reached the sandboxed program");
 	else
 		result(x, "PASS", w2, NULL);
-	probe_free(&r);
-	sb_envvec_free(&env);
-	sb_envvec_free(&parent);
+	probe_clear(&r);
+	sb_envvec_clear(&env);
+	sb_envvec_clear(&parent);
 }
 
 static void check_tmpdir(ctx *x, const tools *t)
@@ -639,7 +641,7 @@ static void check_ssh_extra(ctx *x, const tools *t)
 			result(x, "FAIL", b, "read succeeded but the content differs");
 		else
 			expect(x, &r, true, b);
-		probe_free(&r);
+		probe_clear(&r);
 		free(q.extra_read);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -654,7 +656,7 @@ static void check_stat_home(ctx *x, const tools *t)
 	char *const st[] = { (char *)t->stat, x->c->prep->home, NULL };
 	run_probe(x, x->c->prep, x->env.v, st, &r);
 	expect(x, &r, true, "stat $HOME allowed");
-	probe_free(&r);
+	probe_clear(&r);
 }
 
 static void check_extra_read(ctx *x, const tools *t)
@@ -692,8 +694,8 @@ static void check_extra_read(ctx *x, const tools *t)
 		} else {
 			result(x, "PASS", what, NULL);
 		}
-		probe_free(&r1);
-		probe_free(&r2);
+		probe_clear(&r1);
+		probe_clear(&r2);
 	}
 	unlink(file);
 	rmdir(sub);
@@ -750,7 +752,7 @@ int sb_selftest_run(const sb_selftest_cfg *c)
 	check_stat_home(&x, &t);
 	check_list(&x, &t, p->home, false, "listing $HOME denied");
 	check_extra_read(&x, &t);
-	sb_envvec_free(&x.env);
+	sb_envvec_clear(&x.env);
 	fprintf(c->out, "self-test: %s\n", x.fails ? "FAILED" : "passed");
 	return x.fails ? 1 : 0;
 }

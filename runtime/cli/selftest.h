@@ -1,6 +1,7 @@
 /* selftest.h - `omp-sandboxed --self-test` and `sbrun --self-test PROFILE`:
- * the original's checks (seed §12) run for real under the platform sandbox,
- * with defects D9 and D10 fixed:
+ * the original's checks (docs/omp-sandboxed.md, "Self-test") run for real
+ * under the platform sandbox, with defects D9 and D10 (docs/migration.md)
+ * fixed:
  *  - every check runs under its own, freshly built sandbox (no shared state);
  *  - every deny check has an allow control under the same profile and
  *    counts only a denial by the sandbox ("Permission denied" / "Operation

@@ -1,6 +1,7 @@
-/* cmdpath.c - command and interpreter resolution (seed D12, §13 "relative
- * PATH entry").  execvp() is never used: it would search relative entries and
- * fall back to running files through /bin/sh.  */
+/* cmdpath.c - command and interpreter resolution (defect D12 and the
+ * "relative PATH entry" fix of docs/migration.md).  execvp() is never used:
+ * it would search relative entries and fall back to running files through
+ * /bin/sh.  */
 #include "runtime/common/cmdpath.h"
 #include "compiler/common/xalloc.h"
 

@@ -13,6 +13,7 @@
 #include "compiler/common/sensitive.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
+#include "compiler/eval/egress_eval.h"
 #include "compiler/eval/eval.h"
 
 typedef struct entry {
@@ -25,6 +26,9 @@ typedef struct entry {
 	const char *src_file;      /* the deciding rule's policy origin */
 	int src_line;
 	char *rule_text;           /* "deny read home", or the SBPL rule */
+	char *own_file;            /* CONNECT: src_file points here */
+	int port;                  /* CONNECT: the first refused port */
+	char *detail;              /* CONNECT: the proxy's reason */
 } entry;
 
 struct sb_tracer {
@@ -39,7 +43,7 @@ struct sb_tracer {
 };
 
 static const char *const words[SB_ACC__COUNT] = {
-	"read", "list", "write", "create", "delete", "exec", "network",
+	"read", "list", "write", "create", "delete", "exec", "network", "connect",
 };
 
 const char *sb_access_word(sb_access a)
@@ -68,6 +72,8 @@ static void entry_free(entry *e)
 	free(e->path);
 	free(e->process);
 	free(e->rule_text);
+	free(e->own_file);
+	free(e->detail);
 	free(e);
 }
 
@@ -231,6 +237,10 @@ static bool is_write(sb_access a)
 
 char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 {
+	if (a == SB_ACC_CONNECT)
+		return xasprintf("the policy statement `network allow \"%s\";`%s%s", path,
+				 t->cfg.allow_hosts_var ? " or OMP_SANDBOX_ALLOW_HOSTS=" : "",
+				 t->cfg.allow_hosts_var ? path : "");
 	if (a == SB_ACC_NETWORK)
 		return xstrdup("the policy's `network on;` (or a host in the egress allowlist)");
 	char *target = grant_target_t(t, a, path);
@@ -384,9 +394,35 @@ static const sb_rule *network_rule(const sb_profile *p)
 	return NULL;
 }
 
+/* A refused request: the host rule that decided it, as sbc explain --host
+ * finds it (compiler/eval/egress_eval.h); the proxy's reason otherwise.  */
+static void classify_connect(sb_tracer *t, entry *e)
+{
+	sb_dest dst;
+	const char *why;
+	sb_egress_answer ans;
+	if (!t->cfg.bound || sb_dest_parse(e->path, e->port, &dst, &why) < 0)
+		return;
+	sb_egress_answer_for(t->cfg.bound, &dst, &ans);
+	if (ans.allowed)
+		return;   /* refused for its addresses: the proxy's reason says which */
+	char *colon = strrchr(ans.origin, ':');
+	if (colon && colon != ans.origin && colon[1]) {
+		e->own_file = xstrndup(ans.origin, (size_t)(colon - ans.origin));
+		e->src_file = e->own_file;
+		e->src_line = atoi(colon + 1);
+	}
+	if (ans.text[0])
+		e->rule_text = xstrdup(ans.text);
+}
+
 static void classify(sb_tracer *t, entry *e)
 {
 	const sb_rule *r = NULL;
+	if (e->access == SB_ACC_CONNECT) {
+		classify_connect(t, e);
+		return;
+	}
 	if (e->access == SB_ACC_NETWORK) {
 		r = t->cfg.bound ? network_rule(t->cfg.bound) : NULL;
 	} else if (t->cfg.bound) {
@@ -429,6 +465,8 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 {
 	fprintf(f, "sandbox: denied %s ", sb_access_word(e->access));
 	put_text(f, e->path);
+	if (e->access == SB_ACC_CONNECT)
+		fprintf(f, ":%d", e->port);
 	fputs(" \xe2\x80\x94 ", f);   /* an em dash */
 	if (e->platform_only) {
 		fputs("the profile allows this, but the Linux plan is narrower here "
@@ -436,6 +474,8 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 	} else {
 		if (e->src_file)
 			fprintf(f, "%s:%d", e->src_file, e->src_line);
+		else if (e->detail)
+			put_text(f, e->detail);
 		else
 			fputs("the profile", f);
 		if (e->rule_text) {
@@ -463,6 +503,10 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 	put_json_or_null(f, e->process);
 	fputs(",\"syscall\":", f);
 	put_json_or_null(f, syscall);
+	if (e->access == SB_ACC_CONNECT) {
+		fprintf(f, ",\"port\":%d,\"reason\":", e->port);
+		put_json_or_null(f, e->detail);
+	}
 	fputs(",\"policy\":", f);
 	if (e->src_file) {
 		fputs("{\"file\":", f);
@@ -482,7 +526,7 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 		free(fix);
 	}
 	const sb_sensitive_entry *s =
-		e->access == SB_ACC_NETWORK ? NULL
+		e->access == SB_ACC_NETWORK || e->access == SB_ACC_CONNECT ? NULL
 					    : grant_sensitive(t, verb_of(e->access), e->path);
 	fputs(",\"sensitive\":", f);
 	put_json_or_null(f, s ? s->why : NULL);
@@ -514,6 +558,8 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	e->pid = d->pid;
 	e->count = 1;
 	e->platform_only = d->platform_only;
+	e->port = d->port;
+	e->detail = d->detail ? xstrdup(d->detail) : NULL;
 	classify(t, e);
 	*sb_strmap_slot(t->seen, key, plen + 1, true) = e;
 	free(key);
@@ -764,6 +810,8 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 			network = true;
 			continue;
 		}
+		if (e->access == SB_ACC_CONNECT)
+			continue;   /* after the file grants */
 		if (has_control(e->path)) {
 			ctl++;
 			continue;
@@ -809,6 +857,26 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	free(v);
 	if (network)
 		fputs("\n# needed: a network socket the policy denies\nnetwork on;\n", f);
+	for (size_t i = 0; i < t->n; i++) {
+		const entry *e = t->v[i];
+		if (e->access != SB_ACC_CONNECT || has_control(e->path) || strchr(e->path, '"'))
+			continue;
+		fputs("\n# needed by ", f);
+		put_text(f, e->process ? e->process : "?");
+		fprintf(f, ": connect %s:%d", e->path, e->port);
+		if (e->src_file) {
+			fprintf(f, "; denied by %s:%d", e->src_file, e->src_line);
+			if (e->rule_text) {
+				fputs(" \"", f);
+				put_text(f, e->rule_text);
+				fputc('"', f);
+			}
+		} else if (e->detail) {
+			fputs("; ", f);
+			put_text(f, e->detail);
+		}
+		fprintf(f, "\nnetwork allow \"%s\";\n", e->path);
+	}
 	if (ctl)
 		fprintf(f, "\n# %zu denied path%s with control characters (a newline, ...) not learned: "
 			   "grant them by hand if they are real\n", ctl, ctl == 1 ? "" : "s");

@@ -26,6 +26,7 @@ typedef enum {
 	SB_ACC_DELETE,     /* remove a file or directory (also a rename's source) */
 	SB_ACC_EXEC,       /* execute a file */
 	SB_ACC_NETWORK,    /* open a socket the profile denies (path: its family) */
+	SB_ACC_CONNECT,    /* a request the egress proxy refused (path: the host) */
 	SB_ACC__COUNT
 } sb_access;
 
@@ -41,6 +42,9 @@ typedef struct sb_denial {
 	/* The backend's own evidence that the kernel refused it even where
 	 * the profile allows it (Landlock narrower than the profile).  */
 	bool platform_only;
+	/* CONNECT: the port, and the proxy's reason ("denied by ...").  */
+	int port;
+	const char *detail;
 } sb_denial;
 
 typedef struct sb_tracer_cfg {
@@ -48,6 +52,7 @@ typedef struct sb_tracer_cfg {
 	const char *home, *workspace;
 	bool extra_read_var;         /* the profile takes OMP_SANDBOX_EXTRA_READ */
 	bool extra_write_var;        /* ... OMP_SANDBOX_EXTRA_WRITE */
+	bool allow_hosts_var;        /* omp-sandboxed: OMP_SANDBOX_ALLOW_HOSTS adds hosts */
 	/* The policy source the profile was compiled from (to quote the
 	 * statement of the deciding rule), or NULL.  Borrowed.  */
 	const char *policy_name;

@@ -1,5 +1,6 @@
-/* env.c - the child's environment (seed §9, defects D6 and the loader
- * variables of landlock.md §5 step 5).  */
+/* env.c - the child's environment (docs/omp-sandboxed.md, "The
+ * protections": Environment; defect D6 of docs/migration.md; the loader
+ * variables that never pass implicitly).  */
 #include "runtime/common/env.h"
 
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 #include "runtime/linux/linux.h"
 #include "compiler/common/xalloc.h"
 
-/* The original's allowlist, in its order (seed §9 step 2).  */
+/* The original's allowlist, in its order (docs/omp-sandboxed.md, Environment).  */
 static const char *const allowlist[] = {
 	"PATH", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
 	"TERM", "TERM_PROGRAM", "COLORTERM", "__CF_USER_TEXT_ENCODING", "COMMAND_MODE",
@@ -158,7 +159,7 @@ const char *sb_envvec_get(const sb_envvec *e, const char *name)
 	return e->v ? sb_env_get(e->v, name) : NULL;
 }
 
-void sb_envvec_free(sb_envvec *e)
+void sb_envvec_clear(sb_envvec *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		free(e->v[i]);

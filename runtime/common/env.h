@@ -1,5 +1,5 @@
 /* env.h - the child's environment: the original wrapper's clean allowlist
- * (seed §9), OMP_SANDBOX_PASS_ENV, inherit mode, and the markers.
+ * (docs/omp-sandboxed.md), OMP_SANDBOX_PASS_ENV, inherit mode, and the markers.
  *
  * An environment is a NULL-terminated vector of "NAME=value" strings
  * (sb_envvec owns them).  Nothing here reads the process environment
@@ -15,7 +15,7 @@
 
 /* The value of NAME in `envp` (the first match), or NULL.  */
 const char *sb_env_get(char *const envp[], const char *name);
-/* A flag is on only when its value is exactly "1" (seed §3).  */
+/* A flag is on only when its value is exactly "1" (docs/omp-sandboxed.md, "Variables").  */
 bool sb_flag_on(const char *value);
 /* `[A-Za-z_][A-Za-z0-9_]*`.  */
 bool sb_env_name_valid(const char *name);
@@ -39,7 +39,7 @@ void sb_envvec_set(sb_envvec *e, const char *name, const char *value);
 /* Append a whole "NAME=value" entry (replacing NAME when present).  */
 void sb_envvec_put(sb_envvec *e, const char *entry);
 const char *sb_envvec_get(const sb_envvec *e, const char *name);
-void sb_envvec_free(sb_envvec *e);
+void sb_envvec_clear(sb_envvec *e);
 
 typedef struct sb_env_in {
 	char *const *parent;      /* the inherited environment */

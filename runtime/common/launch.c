@@ -175,7 +175,7 @@ done:
 	return rc;
 }
 
-void sb_launch_free(sb_launch *l)
+void sb_launch_clear(sb_launch *l)
 {
 	free(l->exec_path);
 	for (size_t i = 0; i < l->argc; i++)

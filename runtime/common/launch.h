@@ -58,7 +58,7 @@ typedef struct sb_launch {
 /* Returns 0, or SB_REFUSED when the profile needs a param nobody binds
  * (the error names it and says to pass -D NAME=VALUE).  */
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
-void sb_launch_free(sb_launch *l);
+void sb_launch_clear(sb_launch *l);
 
 /* SBPL text of a profile, as sbc emits it (compiler/sbpl/emit_sbpl.h).  */
 char *sb_profile_text(const sb_profile *p);

@@ -1,4 +1,5 @@
-/* prep.c - home, workspace, temp dir and extra roots (seed §4-§8).
+/* prep.c - home, workspace, temp dir and extra roots (docs/omp-sandboxed.md,
+ * "The protections").
  * Paths are compared in canonical form (realpath) and by whole components
  * (compiler/common/path.h); the sensitive list is compiler/common/sensitive.h's.  */
 #include "runtime/common/prep.h"
@@ -115,7 +116,7 @@ char *sb_expand_tilde(const char *p, const char *home, const char **why)
 	return r;
 }
 
-/* Refuse control characters: they cannot go into a profile (seed §13).  */
+/* Refuse control characters: they cannot go into a profile (docs/migration.md, "Other fixes").  */
 static bool refuse_bad_char(const char *what, const char *p, sb_diag *d)
 {
 	int off = sb_path_bad_char(p);
@@ -128,7 +129,7 @@ static bool refuse_bad_char(const char *what, const char *p, sb_diag *d)
 	return true;
 }
 
-/* ---- home (seed §4) ---- */
+/* ---- home ---- */
 
 int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 {
@@ -196,7 +197,7 @@ int sb_prep_home(const sb_prep_in *in, bool skip, char **out, sb_diag *d)
 	return 0;
 }
 
-/* ---- workspace (seed §5 plus the wider refusal of §13) ---- */
+/* ---- workspace (plus the wider refusal of docs/migration.md) ---- */
 
 int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char **out,
 		      sb_diag *d)
@@ -265,7 +266,7 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm, char
 	return 0;
 }
 
-/* ---- temp dir (seed §6) ---- */
+/* ---- temp dir ---- */
 
 static const char *scratch_fallback(sb_platform plat)
 {
@@ -323,7 +324,7 @@ static char *tmpdir_apart_from_home(const sb_prep_in *in, char *tmp, const char 
 	return f;
 }
 
-/* ---- extras (seed §7, §8, D3-D5) ---- */
+/* ---- extras (defects D3-D5) ---- */
 
 static void push(char ***v, size_t *n, char *s)
 {
@@ -460,7 +461,7 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
-void sb_prep_free(sb_prep *p)
+void sb_prep_clear(sb_prep *p)
 {
 	free(p->home);
 	free(p->workspace);

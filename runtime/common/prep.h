@@ -1,7 +1,7 @@
 /* prep.h - launch preparation shared by sbrun and omp-sandboxed: the
  * OMP_SANDBOX_* settings, the verified home, the workspace, the temp dir and
- * the extra read/write roots (seed §3-§8, with defects D3-D5 and the §13
- * list fixed).
+ * the extra read/write roots (docs/omp-sandboxed.md, "Variables" and "The
+ * protections"; defects D3-D5 and the other fixes of docs/migration.md).
  *
  * Every refusal is an error through the sb_diag that names what was refused
  * and the variable that overrides it (when one does), and makes
@@ -23,7 +23,8 @@ sb_platform sb_platform_native(void);
 /* "seatbelt" or "landlock": the OMP_SANDBOX / PI_SANDBOX marker value.  */
 const char *sb_platform_marker(sb_platform p);
 
-/* The OMP_SANDBOX_* variables (seed §3); strings borrowed from the env.  */
+/* The OMP_SANDBOX_* variables (docs/omp-sandboxed.md, "Variables"); strings
+ * borrowed from the env.  */
 typedef struct sb_settings {
 	const char *workspace, *extra_write, *extra_read, *pass_env;
 	const char *tools;       /* OMP_SANDBOX_TOOLS (tools.h), may be NULL */
@@ -56,11 +57,12 @@ typedef struct sb_prep {
 	sb_tools tools;          /* the presets (filled once the profile is read) */
 } sb_prep;
 
-/* Steps 3-6 of seed §1 in order: home, workspace, temp dir, extra write
- * roots, extra read roots.  Returns 0 or SB_REFUSED (the first refusal
- * stops).  *out is always initialised; free it with sb_prep_free.  */
+/* Steps 3-6 of docs/omp-sandboxed.md "Order of operations", in order: home,
+ * workspace, temp dir, extra write roots, extra read roots.  Returns 0 or
+ * SB_REFUSED (the first refusal stops).  *out is always initialised;
+ * release it with sb_prep_clear.  */
 int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d);
-void sb_prep_free(sb_prep *p);
+void sb_prep_clear(sb_prep *p);
 
 /* The pieces, for tests and the self-test.  Each returns 0 or
  * SB_REFUSED, and a malloc'd result in *out.  */
@@ -69,7 +71,7 @@ int sb_prep_workspace(const sb_prep_in *in, const char *home, bool confirm_wide,
 		      sb_diag *d);
 /* Never fails: falls back to the platform's scratch root with a warning.  */
 char *sb_prep_tmpdir(const sb_prep_in *in, sb_diag *d);
-/* Is the canonical `p` an accepted temp dir for `plat` (seed §6)?  */
+/* Is the canonical `p` an accepted temp dir for `plat` (docs/omp-sandboxed.md, Temp dir)?  */
 bool sb_tmpdir_accepted(sb_platform plat, const char *p);
 /* Process one EXTRA list ("EXTRA_WRITE" or "EXTRA_READ" as label).  */
 int sb_prep_extras(const char *label, const char *list, const char *home, bool confirm,

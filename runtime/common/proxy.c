@@ -145,6 +145,39 @@ static void refuse(sb_proxy *p, conn *c, int code, const char *reason, const cha
 	answer(c, code, reason, body);
 }
 
+/* A refusal by a host rule, for the denial trace (proxy.h).  */
+static void trace_refusal(sb_proxy *p, const char *host, int port, const char *why)
+{
+	if (p->cfg.trace_fd < 0)
+		return;
+	char rec[1600];
+	int n = snprintf(rec, sizeof rec, "%s\t%d\t%s", host, port, why);
+	if (n > 0)
+		(void)send(p->cfg.trace_fd, rec, (size_t)n < sizeof rec ? (size_t)n : sizeof rec - 1,
+			   MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+int sb_proxy_trace_parse(char *msg, size_t len, const char **host, int *port,
+			 const char **why)
+{
+	if (len == 0 || memchr(msg, '\0', len))
+		return -1;
+	msg[len] = '\0';
+	char *t1 = strchr(msg, '\t');
+	char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+	if (!t1 || !t2 || t1 == msg)
+		return -1;
+	*t1 = *t2 = '\0';
+	char *end;
+	long v = strtol(t1 + 1, &end, 10);
+	if (end == t1 + 1 || *end || v < 0 || v > 65535)
+		return -1;
+	*host = msg;
+	*port = (int)v;
+	*why = t2 + 1;
+	return 0;
+}
+
 /* "policy.sbx:3 (network off)" / "policy.sbx:4 (network deny "x")".  */
 static void rule_text(const sb_egress *e, long i, char *buf, size_t size)
 {
@@ -270,6 +303,7 @@ static int decide(sb_proxy *p, conn *c, const char *host, int port)
 	if (!ok) {
 		rule_text(e, i, rt, sizeof rt);
 		snprintf(msg, sizeof msg, "denied by %s", rt);
+		trace_refusal(p, d.host, port, msg);
 		refuse(p, c, 403, "Forbidden", msg);
 		return -1;
 	}
@@ -325,6 +359,8 @@ static int decide(sb_proxy *p, conn *c, const char *host, int port)
 		} else {
 			snprintf(msg, sizeof msg, "%s has no usable address", d.host);
 		}
+		if (refused_rule >= 0 || refused_internal)
+			trace_refusal(p, d.host, port, msg);
 		refuse(p, c, 403, "Forbidden", msg);
 		return -1;
 	}

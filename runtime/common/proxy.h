@@ -27,7 +27,17 @@ typedef struct sb_proxy_cfg {
 	int listen_fd;             /* a listening stream socket; the proxy owns it */
 	FILE *log;                 /* one line per refused request */
 	const char *tool;          /* "sbrun", prefix of the log lines */
+	/* The denial trace (runtime/common/denial.h) is on: one datagram per
+	 * request refused by a host rule, "HOST\tPORT\tWHY", sent without
+	 * blocking (a slow tracer never stalls the proxy; a full queue drops
+	 * it).  -1: none.  Borrowed.  */
+	int trace_fd;
 } sb_proxy_cfg;
+
+/* Parse one trace datagram (sb_proxy_cfg.trace_fd) in place: host, port,
+ * reason.  Returns 0, or -1 when it is not one.  */
+int sb_proxy_trace_parse(char *msg, size_t len, const char **host, int *port,
+			 const char **why);
 
 sb_proxy *sb_proxy_new(const sb_proxy_cfg *cfg);
 /* Serve until one of `watch` becomes readable (or hangs up); returns its

@@ -40,38 +40,14 @@ static int fail(sb_diag *d, const char *step, int err)
 	return SB_REFUSED;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = strlen(text);
-	ssize_t w = write(fd, text, n);
-	int e = errno;
-	close(fd);
-	errno = e;
-	return w == (ssize_t)n ? 0 : -1;
-}
-
 /* A user namespace mapping only our own ids (unprivileged), then the
  * network namespace.  */
 static int enter_namespaces(sb_diag *d)
 {
-	if (geteuid() == 0)
-		return unshare(CLONE_NEWNET) < 0 ? fail(d, "unshare(CLONE_NEWNET)", errno) : 0;
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
-		return fail(d, "unshare(CLONE_NEWUSER|CLONE_NEWNET)", errno);
-	char map[64];
-	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-		return fail(d, "writing /proc/self/setgroups", errno);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (write_file("/proc/self/uid_map", map) < 0)
-		return fail(d, "writing /proc/self/uid_map", errno);
-	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	if (write_file("/proc/self/gid_map", map) < 0)
-		return fail(d, "writing /proc/self/gid_map", errno);
+	int flags = CLONE_NEWNET | (geteuid() == 0 ? 0 : CLONE_NEWUSER);
+	const char *step = "";
+	if (sb_ns_unshare(flags, &step) < 0)
+		return fail(d, step, errno);
 	return 0;
 }
 
@@ -156,7 +132,7 @@ static int recv_fd(int sock)
 
 /* The parent's side: serve the proxy until the child ends, then end the
  * same way.  */
-static void supervise(sb_sup *s, int sp, const sb_egress *eg)
+static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 {
 	int lfd = recv_fd(sp);
 	close(sp);
@@ -168,7 +144,8 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg)
 			poll(&f, 1, -1);
 		sb_sup_exit(s, wstatus);
 	}
-	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = "sbrun" };
+	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = "sbrun",
+			    .trace_fd = trace_fd };
 	sb_proxy *p = sb_proxy_new(&pc);
 	int watch[2] = { s->pidfd, s->sigfd };
 	for (;;) {
@@ -186,7 +163,7 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg)
 	sb_sup_exit(s, wstatus);
 }
 
-int sb_ll_egress_enter(const sb_egress *eg, sb_diag *d)
+int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, sb_diag *d)
 {
 	int sp[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
@@ -200,9 +177,11 @@ int sb_ll_egress_enter(const sb_egress *eg, sb_diag *d)
 	}
 	if (pid > 0) {
 		close(sp[1]);
-		supervise(&s, sp[0], eg);   /* never returns */
+		supervise(&s, sp[0], eg, trace_fd);   /* never returns */
 	}
 	close(sp[0]);
+	if (trace_fd >= 0)
+		close(trace_fd);   /* the tree must not write the trace's events */
 	int rc = enter_namespaces(d);
 	int lfd = -1;
 	if (!rc)

@@ -1,6 +1,6 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* landlock_sys.c - Landlock syscall wrappers, the per-ABI table and the
- * kernel probe (../shared/brief/landlock.md §1-2).  */
+ * kernel probe (docs/linux.md, "ABI, degradation and failing closed").  */
 #include "runtime/linux/landlock_sys.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * structs, syscall wrappers, the per-ABI table and the probe.
  * Never include <linux/landlock.h>: distro headers lag behind (Debian 12
  * stops at ABI 2) and would clash with these names on newer systems.
- * Values: ../shared/brief/landlock.md §1.3-1.4 (UAPI, never change).  */
+ * Values: the kernel's Landlock UAPI, which never changes once released.  */
 #ifndef SB_LANDLOCK_SYS_H
 #define SB_LANDLOCK_SYS_H
 

@@ -1,6 +1,6 @@
 /* linux.h - the Linux backend: enforce a bound profile's file semantics with
  * Landlock (+ no_new_privs, capability drop, seccomp).  Design:
- * ../shared/brief/landlock.md and docs/linux.md.
+ * docs/linux.md.
  * Contract: the kernel never allows a file access that sb_decide() denies
  * for the same bound profile; where Landlock cannot be exact it denies more
  * and the plan says so.  */
@@ -29,6 +29,10 @@ typedef struct sb_linux_opts {
 	 * and send its listener over trace_sock.  */
 	bool trace;
 	int trace_sock;
+	/* ... and, traced, where the egress proxy reports the requests it
+	 * refuses (sb_proxy_cfg.trace_fd); only the proxy's process keeps it,
+	 * the sandboxed tree never holds it.  -1: none.  */
+	int trace_events;
 } sb_linux_opts;
 
 typedef struct sb_ll_plan sb_ll_plan;

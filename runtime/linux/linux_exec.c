@@ -265,8 +265,11 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		sb_diag_note(d, NULL, "sbrun --plan lists every narrowing and its rule");
 	int rfd = -1, rc, canary = -1;
 	/* namespaces first: the ruleset and filters are made in the child */
-	if (o->egress && (rc = sb_ll_egress_enter(o->egress, d)) != 0)
+	int events = o->trace ? o->trace_events : -1;
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, d)) != 0)
 		return rc;
+	if (!o->egress && events >= 0)
+		close(events);   /* no proxy: nobody reports to it */
 	/* then the masks (a mount namespace; its own user namespace unless the
 	 * egress step made one already, in which this process is privileged) */
 	if (sandbox && plan->masks.n && (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)

@@ -1,6 +1,7 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
 /* ll_expand.c - complement expansion (grant_except) and bind-mount alias
- * detection from /proc/self/mountinfo (../shared/brief/landlock.md §3).
+ * detection from /proc/self/mountinfo (docs/linux.md, "Masks" and
+ * "Remaining limits").
  * Landlock can only allow: a deny inside an allowed tree is built by
  * granting every sibling along the path to the denied subtree.  */
 #include "runtime/linux/ll_internal.h"
@@ -295,7 +296,7 @@ int sb_mounts_read(sb_mounts *m, const char *file)
 	return rc;
 }
 
-void sb_mounts_free(sb_mounts *m)
+void sb_mounts_clear(sb_mounts *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->v[i].root);

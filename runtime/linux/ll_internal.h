@@ -86,12 +86,13 @@ typedef struct sb_mounts {
 /* Parse mountinfo text (octal escapes such as \040 decoded).  */
 int sb_mounts_parse(sb_mounts *m, const char *text);
 int sb_mounts_read(sb_mounts *m, const char *file);
-void sb_mounts_free(sb_mounts *m);
+void sb_mounts_clear(sb_mounts *m);
 /* Paths elsewhere that show the file-system object at `path` or a part of
- * its subtree (brief §3.4): for each other mount of the same device whose
- * root is an ancestor of path's location, mountpoint + remainder
- * (*inode_alias set: the same inode); whose root lies inside it, the
- * mountpoint.  Appends malloc'd strings to *out; returns the count.  */
+ * its subtree (docs/linux.md, "Two plan fixes that came with the masks"):
+ * for each other mount of the same device whose root is an ancestor of
+ * path's location, mountpoint + remainder (*inode_alias set: the same
+ * inode); whose root lies inside it, the mountpoint.  Appends malloc'd
+ * strings to *out; returns the count.  */
 size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
 			 bool **inode_alias);
 
@@ -178,6 +179,12 @@ typedef enum {
  * namespace as root), including one tmpfs mount.  Returns true, or false
  * with a reason in `why`.  */
 bool sb_ns_masks_available(bool *userns, char *why, size_t whylen);
+/* unshare(flags) (CLONE_NEW* flags); with CLONE_NEWUSER, setgroups is denied
+ * and the caller's effective uid and gid are mapped to themselves (files
+ * keep their owners).  The one place that creates namespaces and writes id
+ * maps (namespaces.c, used by the masks and by egress.c).  Returns 0 or -1
+ * with errno and the failed step in *step.  */
+int sb_ns_unshare(int flags, const char **step);
 /* Enter a new mount namespace (inside a new user namespace when `userns`,
  * mapping the caller's uid and gid to themselves) with every mount private.
  * Returns 0 or -1 with errno and the failed step in *step.  */
@@ -229,7 +236,7 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
  * new network namespace, or SB_REFUSED after reporting why not.  */
 struct sb_diag;
 struct sb_egress;
-int sb_ll_egress_enter(const struct sb_egress *eg, struct sb_diag *d);
+int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);

@@ -948,7 +948,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 		if (erc < 0)
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "cannot open /: %s",
 				       strerror(errno));
-		sb_mounts_free(&m);
+		sb_mounts_clear(&m);
 		planner_clear(&pl);
 		return SB_REFUSED;
 	}
@@ -958,7 +958,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	add_devices(&pl, o);
 	pl.use_masks = masks_on;
 	check_rule_aliases(&pl, &m);
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 	build_warnings(&pl);
 
 	planner_clear(&pl);

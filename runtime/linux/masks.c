@@ -136,7 +136,7 @@ static bool has_submounts(const char *path)
 	bool any = false;
 	for (size_t i = 0; i < m.n && !any; i++)
 		any = strncmp(m.v[i].mountpoint, path, n) == 0 && m.v[i].mountpoint[n] == '/';
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 	return any;
 }
 

@@ -1,6 +1,7 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
-/* namespaces.c - the private mount namespace the masks live in
- * (docs/linux.md, "Masks").  Root gets a new mount namespace only; anyone
+/* namespaces.c - new namespaces with the caller's ids mapped to themselves
+ * (sb_ns_unshare, also used by egress.c for the network namespace), and
+ * the private mount namespace the masks live in (docs/linux.md, "Masks").  Root gets a new mount namespace only; anyone
  * else gets a new user namespace that maps their own uid and gid to
  * themselves (files keep their owners, git sees no "dubious ownership"),
  * and a mount namespace owned by it.  Every mount is made private first,
@@ -33,27 +34,56 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* The failed step names the namespaces asked for.  */
+static const char *unshare_step(int flags)
+{
+	switch (flags & (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET)) {
+	case CLONE_NEWNS:
+		return "unshare(CLONE_NEWNS)";
+	case CLONE_NEWNET:
+		return "unshare(CLONE_NEWNET)";
+	case CLONE_NEWUSER | CLONE_NEWNS:
+		return "unshare(CLONE_NEWUSER|CLONE_NEWNS)";
+	case CLONE_NEWUSER | CLONE_NEWNET:
+		return "unshare(CLONE_NEWUSER|CLONE_NEWNET)";
+	default:
+		return "unshare";
+	}
+}
+
+int sb_ns_unshare(int flags, const char **step)
+{
+	/* The ids outside, read before unshare: inside they are the overflow
+	 * id until the maps are written.  An unprivileged process may map only
+	 * its own effective ids, one line each.  */
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	*step = unshare_step(flags);
+	if (unshare(flags) < 0)
+		return -1;
+	if (!(flags & CLONE_NEWUSER))
+		return 0;
+	char map[64];
+	/* An unprivileged gid map needs setgroups denied first (absent before
+	 * Linux 3.19, hence ENOENT).  */
+	*step = "writing /proc/self/setgroups";
+	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+		return -1;
+	*step = "writing /proc/self/uid_map";
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if (write_file("/proc/self/uid_map", map) < 0)
+		return -1;
+	*step = "writing /proc/self/gid_map";
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	if (write_file("/proc/self/gid_map", map) < 0)
+		return -1;
+	return 0;
+}
+
 int sb_ns_enter(bool userns, const char **step)
 {
-	uid_t uid = getuid();
-	gid_t gid = getgid();
-	*step = "unshare";
-	if (unshare(CLONE_NEWNS | (userns ? CLONE_NEWUSER : 0)) < 0)
+	if (sb_ns_unshare(CLONE_NEWNS | (userns ? CLONE_NEWUSER : 0), step) < 0)
 		return -1;
-	if (userns) {
-		char map[64];
-		*step = "writing /proc/self/setgroups";
-		if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-			return -1;
-		*step = "writing /proc/self/uid_map";
-		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-		if (write_file("/proc/self/uid_map", map) < 0)
-			return -1;
-		*step = "writing /proc/self/gid_map";
-		snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-		if (write_file("/proc/self/gid_map", map) < 0)
-			return -1;
-	}
 	/* Before any mount: a copied namespace keeps shared propagation, and a
 	 * mask that propagated out would change the host.  */
 	*step = "making every mount private";

@@ -1,5 +1,5 @@
 #ifdef __linux__ /* Linux only; other systems: runtime/linux/linux_other.c */
-/* seccomp.c - the launch filter (../shared/brief/landlock.md §5):
+/* seccomp.c - the launch filter (docs/linux.md, "Launch sequence"):
  * native architecture only (x32 and compat calls killed), TIOCSTI and
  * TIOCLINUX ioctls refused (low 32 bits of the command, CVE-2019-10063),
  * io_uring_setup refused, and optionally socket(AF_UNIX) refused when the

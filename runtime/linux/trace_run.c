@@ -7,6 +7,8 @@
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/common/denial.h"
+#include "runtime/common/proxy.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -28,6 +30,30 @@ static int shell_status(int st)
 	return 1;
 }
 
+/* Every request the egress proxy refused so far (proxy.h), as a denial.
+ * Non-blocking: called when the socket is readable, and once more at the
+ * end for what is still queued.  */
+static void drain_events(int fd, sb_tracer *t)
+{
+	char msg[1700];
+	for (;;) {
+		ssize_t k = recv(fd, msg, sizeof msg - 1, MSG_DONTWAIT);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;
+		const char *host, *why;
+		int port;
+		if (sb_proxy_trace_parse(msg, (size_t)k, &host, &port, &why) < 0) {
+			sb_tracer_lost(t, 1);
+			continue;
+		}
+		sb_denial dn = { .access = SB_ACC_CONNECT, .path = host, .port = port,
+				 .detail = why, .process = "egress proxy", .pid = 0 };
+		sb_tracer_denied(t, &dn);
+	}
+}
+
 int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 			 char *const argv[], char *const envp[], sb_tracer *t,
 			 int (*exit_status_of)(int), sb_diag *d)
@@ -38,8 +64,9 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	int min_abi = o->min_abi > 0 ? o->min_abi : SB_LL_MIN_ABI_DEFAULT;
 	if (pr.kernel_abi > 0 && pr.eff_abi >= min_abi)
 		handled = sb_ll_abi_info_for(pr.eff_abi).fs_mask;
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+	int sv[2], ev[2] = { -1, -1 };
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    (o->egress && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, ev) < 0)) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
 			       "cannot start the trace supervisor: socketpair: %s", strerror(errno));
 		return SB_REFUSED;
@@ -50,18 +77,27 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 		int e = errno;
 		close(sv[0]);
 		close(sv[1]);
+		if (ev[0] >= 0) {
+			close(ev[0]);
+			close(ev[1]);
+		}
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
 			       "cannot start the trace supervisor: fork: %s", strerror(e));
 		return SB_REFUSED;
 	}
 	if (pid == 0) {
 		close(sv[0]);
+		if (ev[0] >= 0)
+			close(ev[0]);
 		sb_linux_opts co = *o;
 		co.trace = true;
 		co.trace_sock = sv[1];
+		co.trace_events = ev[1];
 		_exit(exit_status_of(sb_linux_exec(plan, &co, path, argv, envp, d)));
 	}
 	close(sv[1]);
+	if (ev[1] >= 0)
+		close(ev[1]);
 	/* Blocks until the child sends the listener, or exits without one
 	 * (it failed before confining itself; its status says why).  */
 	int listener = sb_trace_recv_listener(sv[0]);
@@ -71,15 +107,20 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	int wstatus = 0;
 	bool done = false;
 	while (!done) {
-		struct pollfd p[3] = { { .fd = sup.pidfd, .events = POLLIN },
+		/* the listener last: it is left out once every filtered
+		 * process is gone */
+		struct pollfd p[4] = { { .fd = sup.pidfd, .events = POLLIN },
 				       { .fd = sup.sigfd, .events = POLLIN },
+				       { .fd = ev[0], .events = POLLIN },
 				       { .fd = listener, .events = POLLIN } };
-		int k = poll(p, listener >= 0 ? 3 : 2, -1);
+		int k = poll(p, listener >= 0 ? 4 : 3, -1);
 		if (k < 0 && errno != EINTR)
 			break;
 		if (k <= 0)
 			continue;
-		if (listener >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		if (ev[0] >= 0 && (p[2].revents & POLLIN))
+			drain_events(ev[0], t);
+		if (listener >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    sb_trace_notifier_serve(n) < 0) {
 			close(listener);   /* every filtered process is gone */
 			listener = -1;
@@ -94,6 +135,10 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			;
 	if (listener >= 0)
 		close(listener);
+	if (ev[0] >= 0) {
+		drain_events(ev[0], t);
+		close(ev[0]);
+	}
 	sb_trace_notifier_free(n);
 	close(sup.pidfd);
 	close(sup.sigfd);

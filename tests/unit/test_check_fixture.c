@@ -165,7 +165,7 @@ int fx_run(fx *f, int (*pass)(const sbx_policy *, const sbx_defines *, sb_diag *
 	return r;
 }
 
-void fx_free(fx *f)
+void fx_clear(fx *f)
 {
 	for (size_t i = 0; i < f->p.nstmts; i++) {
 		sbx_stmt *s = &f->p.stmts[i];

@@ -33,6 +33,6 @@ sbx_stmt *fx_add_in(fx *f, const char *file, int line, const char *text);
 void fx_define(fx *f, const char *name, const char *value);
 /* Run a pass; returns its result and leaves the diagnostics text in f->buf.  */
 int fx_run(fx *f, int (*pass)(const sbx_policy *, const sbx_defines *, sb_diag *));
-void fx_free(fx *f);
+void fx_clear(fx *f);
 
 #endif

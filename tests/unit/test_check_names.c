@@ -18,7 +18,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	fx_free(&f);
+	fx_clear(&f);
 }
 
 TestSuite(check_names, .init = setup, .fini = teardown);

@@ -21,7 +21,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	fx_free(&f);
+	fx_clear(&f);
 }
 
 TestSuite(check_sensitive, .init = setup, .fini = teardown);
@@ -250,7 +250,7 @@ Test(check_sensitive, policy_file_itself)
 	int errors = fx_run(&g, sb_check_sensitive);
 	char *real = realpath(file, NULL);
 	char *out = strdup(g.buf);
-	fx_free(&g);
+	fx_clear(&g);
 	unlink(file);
 	unlink(inc);
 	rmdir(dir);

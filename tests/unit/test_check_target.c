@@ -157,7 +157,7 @@ Test(check_target, check_all_counts_errors_from_every_pass)
 	/* names first, then sensitive, wide, order */
 	cr_expect_lt(strstr(f.buf, "[undefined]"), strstr(f.buf, "[sensitive]"));
 	cr_expect_lt(strstr(f.buf, "[sensitive]"), strstr(f.buf, "[wide-root]"));
-	fx_free(&f);
+	fx_clear(&f);
 }
 
 Test(check_target, json_records_code_and_location)
@@ -173,5 +173,5 @@ Test(check_target, json_records_code_and_location)
 			  "\"write grant on ~/.aws reaches the sensitive location ~/.aws") != NULL, "%s", f.buf);
 	cr_expect(strstr(f.buf, "\"file\": \"j.sbx\", \"line\": 4, \"column\": 13") != NULL, "%s", f.buf);
 	cr_expect(strstr(f.buf, "\"file\": \"j.sbx\", \"line\": 3, \"column\": 1}") == NULL, "%s", f.buf);
-	fx_free(&f);
+	fx_clear(&f);
 }

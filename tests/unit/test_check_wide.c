@@ -17,7 +17,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	fx_free(&f);
+	fx_clear(&f);
 }
 
 TestSuite(check_wide, .init = setup, .fini = teardown);

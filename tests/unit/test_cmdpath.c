@@ -1,5 +1,5 @@
 /* Unit tests for runtime/common/cmdpath.c: PATH search without relative entries,
- * interpreter lines (D12, §13).  */
+ * interpreter lines (defect D12 and the relative-entry fix, docs/migration.md).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <stdio.h>

@@ -229,7 +229,7 @@ Test(probe, derived_paths)
 	cr_expect(eq(u32, ps.vnode_masks, SB_VNODE_FIFO));
 	for (size_t i = 1; i < ps.n; i++)
 		cr_expect(strcmp(ps.paths[i - 1], ps.paths[i]) < 0, "sorted and unique");
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	sb_profile_free(p);
 	sb_diag_free(d);
 	fclose(devnull);

@@ -1,6 +1,6 @@
 /* Unit tests for the SBPL emitter (compiler/sbpl/emit_sbpl.c): format, string
  * escaping and injection attempts, determinism, the atomic writer, and
- * examples/omp.sbx against the seed profile (seed-behaviour.md §2).  */
+ * examples/omp.sbx against the original's profile (docs/migration.md, R1-R8).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <dirent.h>
@@ -302,7 +302,7 @@ Test(emit, write_atomic)
 	cr_assert(eq(int, rmdir(dir), 0));
 }
 
-/* ---- examples/omp.sbx against the seed profile ---- */
+/* ---- examples/omp.sbx against the original's profile ---- */
 
 /* Top-level forms of an SBPL text, comments dropped, whitespace collapsed
  * to one space, no space after '(' or before ')'.  */
@@ -357,7 +357,7 @@ static char **forms(const char *text, size_t *n)
 
 Test(emit, omp_example_matches_the_seed_profile)
 {
-	/* seed-behaviour.md §2 with its placeholders filled in */
+	/* the original's profile (docs/migration.md, R1-R8), placeholders filled in */
 	const char *seed =
 		"(version 1)\n"
 		"(allow default)\n"
@@ -414,7 +414,7 @@ Test(emit, omp_example_matches_the_seed_profile)
 	size_t ns, no;
 	char **fs = forms(seed, &ns);
 	char **fo = forms(r.text, &no);
-	/* ours = the seed's rules, in order, plus the D8 rule right after R7 */
+	/* ours = the original's rules, in order, plus the D8 rule right after R7 */
 	cr_assert(eq(sz, no, ns + 1), "%s", r.text);
 	size_t j = 0;
 	for (size_t i = 0; i < no; i++) {

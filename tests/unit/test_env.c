@@ -1,5 +1,5 @@
 /* Unit tests for runtime/common/env.c: the clean allowlist, PASS_ENV, inherit
- * mode and the loader-injection variables (seed §9, D6).  */
+ * mode and the loader-injection variables (docs/omp-sandboxed.md, Environment; defect D6).  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <stdio.h>
@@ -103,7 +103,7 @@ Test(env, clean_exact)
 			     "PATH=/usr/bin:/bin|USER=alice|LANG=C.UTF-8|TERM=xterm"));
 	cr_assert(eq(str, (char *)cap_text(&c), ""));
 	free(j);
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 	cap_close(&c);
 }
 
@@ -124,7 +124,7 @@ Test(env, pass_env_in_order_with_warnings)
 	cr_assert(not(eq(ptr, strstr(t, "HOME is set by the launcher"), NULL)));
 	cr_assert(not(eq(ptr, strstr(t, "LD_PRELOAD can make programs"), NULL)));
 	free(j);
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 	cap_close(&c);
 }
 
@@ -140,7 +140,7 @@ Test(env, pass_env_invalid_name_refused)
 	const char *t = cap_text(&c);
 	cr_assert(not(eq(ptr, strstr(t, "error: OMP_SANDBOX_PASS_ENV: 'FOO-BAR' is not a valid"), NULL)),
 		  "%s", t);
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 	cap_close(&c);
 }
 
@@ -158,7 +158,7 @@ Test(env, inherit_drops_loader_variables)
 			     "OMP_SANDBOX=seatbelt|EDITOR=vi|PI_SANDBOX=seatbelt"));
 	cr_assert(not(eq(ptr, strstr(cap_text(&c), "insecure"), NULL)));
 	free(j);
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 	cap_close(&c);
 }
 
@@ -172,7 +172,7 @@ Test(env, inherit_passes_named_loader_variable)
 	cr_assert(eq(int, sb_env_build(&in, &e, c.d), 0));
 	cr_assert(eq(str, (char *)sb_envvec_get(&e, "NODE_OPTIONS"), "--require /tmp/x.js"));
 	cr_assert(eq(ptr, (void *)sb_envvec_get(&e, "LD_PRELOAD"), NULL));
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 	cap_close(&c);
 }
 
@@ -188,5 +188,5 @@ Test(env, get_and_set)
 	cr_assert(eq(str, j, "A=3|B=2"));
 	cr_assert(eq(ptr, e.v[2], NULL));
 	free(j);
-	sb_envvec_free(&e);
+	sb_envvec_clear(&e);
 }

@@ -138,7 +138,7 @@ struct ecase {
 };
 
 static const struct ecase cases[] = {
-	/* The seed profile (sbpl-semantics §8). */
+	/* The original's profile (docs/migration.md, R1-R8). */
 	{ P_SEED, MD, "/Users/me", 0, A, 6, 0 },
 	{ P_SEED, RD, "/Users/me", DIR, D, 4, 0 },
 	{ P_SEED, RD, "/Users/me/.ssh/id_rsa", 0, D, 4, 0 },
@@ -497,7 +497,7 @@ Test(eval, convenience_ops)
 }
 
 /* The symlink node itself is not resolved: following /tmp needs metadata
- * on the link "/tmp" (sbpl-semantics §5).  */
+ * on the link "/tmp" (docs/sbpl-model.md, "Paths").  */
 Test(eval, symlink_node)
 {
 	FILE *devnull = fopen("/dev/null", "w");

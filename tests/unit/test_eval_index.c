@@ -99,7 +99,7 @@ static size_t compare(const sb_profile *p, const char *name)
 			}
 	}
 	sb_eval_index_free(ix);
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	return n;
 }
 

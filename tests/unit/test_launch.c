@@ -119,7 +119,7 @@ Test(launch, macos_exact)
 	free(a);
 	free(want);
 	free(e);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 Test(launch, macos_no_yolo_no_args)
@@ -131,7 +131,7 @@ Test(launch, macos_no_yolo_no_args)
 	cr_assert(eq(str, l.exec_path, "/x/fake"));
 	cr_assert(eq(str, l.argv[l.argc - 1], "/bin/omp"));
 	cr_assert(eq(str, l.argv[l.argc - 2], "HOME..WORKSPACE_1=/Users/a/src"));
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 Test(launch, linux_form_and_bound_profile)
@@ -148,7 +148,7 @@ Test(launch, linux_form_and_bound_profile)
 		  "%s", l.profile_text);
 	cr_assert(eq(ptr, strstr(l.profile_text, "param"), NULL), "%s", l.profile_text);
 	free(a);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 Test(launch, unbound_param_refused)
@@ -161,13 +161,13 @@ Test(launch, unbound_param_refused)
 	cr_assert(eq(int, sb_launch_compute(&in, &l, d), SB_REFUSED));
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "-D SECRET_DIR=VALUE"), NULL)), "%s", captext);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 	sb_bindings user = { 0 };
 	sb_bindings_set(&user, "SECRET_DIR", "/srv/secret");
 	in.user = &user;
 	cr_assert(eq(int, sb_launch_compute(&in, &l, d), 0));
 	cr_assert(eq(str, l.argv[l.argc - 2], "SECRET_DIR=/srv/secret"));
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 	sb_bindings_clear(&user);
 	sb_profile_free(p);
 }
@@ -210,7 +210,7 @@ Test(launch, command_under_denied_home_refused)
 	fflush(capf);
 	cr_assert(not(eq(ptr, strstr(captext, "OMP_SANDBOX_EXTRA_READ=/Users/a/.ssh/bin)"), NULL)),
 		  "%s", captext);
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 Test(launch, tamper_warning_for_writable_launcher)
@@ -226,7 +226,7 @@ Test(launch, tamper_warning_for_writable_launcher)
 	cr_assert(not(eq(ptr, strstr(captext, "/Users/a/.omp/sandbox/omp-sandboxed is writable"), NULL)),
 		  "%s", captext);
 	cr_assert(eq(ptr, strstr(captext, "/usr/local/bin/omp-sandboxed is writable"), NULL));
-	sb_launch_free(&l);
+	sb_launch_clear(&l);
 }
 
 Test(launch, macos_nested_refused_in_plain_words)

@@ -44,7 +44,7 @@ Test(ll_mounts, parse_decodes_escapes)
 	cr_assert(eq(u32, m.v[1].minor, 50));
 	cr_assert(eq(str, m.v[0].fstype, "ext4"));
 	cr_assert(eq(str, m.v[4].fstype, "tmpfs"));
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 }
 
 Test(ll_mounts, fstype_after_optional_fields)
@@ -55,7 +55,7 @@ Test(ll_mounts, fstype_after_optional_fields)
 	cr_assert(eq(sz, m.n, 2));
 	cr_assert(eq(str, m.v[0].fstype, "proc"));
 	cr_assert(eq(str, m.v[1].fstype, ""));   /* no separator: no type, no crash */
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 }
 
 Test(ll_mounts, aliases_of_home)
@@ -77,7 +77,7 @@ Test(ll_mounts, aliases_of_home)
 			cr_assert(same[i]);
 	free_list(al, n);
 	free(same);
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 }
 
 Test(ll_mounts, aliases_of_a_file_below)
@@ -91,7 +91,7 @@ Test(ll_mounts, aliases_of_a_file_below)
 	cr_assert(has(al, n, "/srv/keys/id_rsa"));
 	cr_assert(has(al, n, "/mnt/whole home/alice/.ssh/id_rsa"));
 	free_list(al, n);
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 }
 
 Test(ll_mounts, root_fs_bind_and_overmount)
@@ -110,6 +110,6 @@ Test(ll_mounts, root_fs_bind_and_overmount)
 	n = 0;
 	sb_mounts_aliases(&m, "/home/alice/proj/x", &al, &n, NULL);
 	cr_assert(eq(sz, n, 0));
-	sb_mounts_free(&m);
+	sb_mounts_clear(&m);
 }
 #endif /* __linux__ */

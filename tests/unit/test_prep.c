@@ -1,5 +1,6 @@
 /* Unit tests for runtime/common/prep.c: home verification, workspace, temp dir and
- * extras (seed §4-§8, D3-D5, §13).  Every test builds its own tree under a
+ * extras (docs/omp-sandboxed.md, "The protections"; defects D3-D5 and the
+ * other fixes of docs/migration.md).  Every test builds its own tree under a
  * fresh mkdtemp directory; the real home is never used.  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -351,6 +352,6 @@ Test(prep, run_all_steps_and_settings)
 	cr_assert(eq(sz, p.nextra_read, 0));
 	/* The home lies under /tmp here: the temp-dir grant would cover it.  */
 	HAS("lies inside the scratch root");
-	sb_prep_free(&p);
+	sb_prep_clear(&p);
 	free(h);
 }

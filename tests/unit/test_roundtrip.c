@@ -46,7 +46,7 @@ static size_t compare(const char *name, const sb_profile *a, const sb_profile *b
 				else
 					cr_expect(x.rule == NULL && y.rule == NULL);
 			}
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	return n;
 }
 

@@ -297,7 +297,7 @@ Test(scheme, reemission_keeps_decisions)
 				compared++;
 			}
 	cr_expect(compared > 1000, "%zu questions", compared);
-	sb_probes_free(&ps);
+	sb_probes_clear(&ps);
 	sb_profile_free(b1);
 	sb_profile_free(b2);
 	sb_profile_free(back);
