@@ -23,6 +23,8 @@ if ! command -v debootstrap > /dev/null; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap > /dev/null
 fi
 root=$(mktemp -d /var/tmp/sbx-fresh.XXXXXX)
+# mktemp makes it 0700; a real root is 0755, and the suites run as uid 65534 too
+chmod 0755 "$root"
 cleanup() {
 	if [ "${FRESH_KEEP:-}" = 1 ]; then
 		echo "test-fresh: kept $root"

@@ -22,6 +22,7 @@
 #include "runtime/common/proxy.h"
 #include "compiler/sbpl/sbpl_read.h"
 #include "runtime/cli/run_trace.h"
+#include "runtime/macos/macos_trace.h"
 #include "compiler/driver/sbpl_load.h"
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
@@ -391,10 +392,20 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	bool egress = sb_egress_filtered(&prof->egress);
 	if (egress)
 		sb_proxy_env(&env, "http://" SB_PROXY_HOST ":" SB_PROXY_PORT_TEXT);
+	/* macOS traced: the deny rules carry this session's tag
+	 * (runtime/macos/macos_trace.h) */
+	char tag[SB_MACOS_TAG_SIZE] = "";
+	if (plat == SB_PLAT_MACOS && (cfg->trace || cfg->learn_file) &&
+	    sb_macos_trace_tag(tag) != 0) {
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot make the trace's tag: %s",
+			       strerror(errno));
+		sb_envvec_clear(&env);
+		return SB_REFUSED;
+	}
 	sb_launch_in in = {
 		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
 		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
-		.auto_approve = cfg->omp_mode && prep->s.yolo,
+		.auto_approve = cfg->omp_mode && prep->s.yolo, .trace_tag = tag[0] ? tag : NULL,
 	};
 	sb_launch l;
 	rc = sb_launch_compute(&in, &l, d);
@@ -454,7 +465,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
 		rc = SB_REFUSED;
 	} else if (plat == SB_PLAT_MACOS && traced) {
-		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, d);
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
@@ -467,7 +478,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		lopts.egress = egress ? &l.bound->egress : NULL;
 		rc = sb_ll_plan_build(l.bound, &lopts, &plan, d);
 		if (rc == 0 && plan && traced) {
-			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, d);
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL, d);
 		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);

@@ -83,6 +83,26 @@ void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *
  * the policy.  The macOS text is path-free (params only), so the emitter's
  * refusal of control characters cannot trigger there; on Linux the bound
  * values were validated by prep.  */
+void sb_launch_tag_denies(sb_profile *p, const char *tag)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		sb_rule *r = p->rules[i];
+		if (r->action != SB_DENY)
+			continue;
+		char *where = r->src_file && r->src_line > 0 && sb_path_bad_char(r->src_file) < 0
+				      ? xasprintf("%s:%d", r->src_file, r->src_line)
+				      : xasprintf("#%zu", i);
+		char *msg = xasprintf("omp-sandbox rule %s %s", where, tag);
+		char *lit = sb_sbpl_escape(msg);
+		char *mod = xasprintf("(with message \"%s\")", lit);
+		sb_rule_add_modifier(r, mod);
+		free(mod);
+		free(lit);
+		free(msg);
+		free(where);
+	}
+}
+
 char *sb_profile_text(const sb_profile *p)
 {
 	char *t = sb_emit_sbpl(p, NULL, NULL);
@@ -141,6 +161,8 @@ int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 			free(missing);
 			goto done;
 		}
+		if (in->trace_tag)
+			sb_launch_tag_denies(expanded, in->trace_tag);
 		out->profile_text = sb_profile_text(expanded);
 		sb_profile_free(expanded);
 		out->exec_path = xstrdup(in->sandbox_exec ? in->sandbox_exec : SB_SANDBOX_EXEC);

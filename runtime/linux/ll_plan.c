@@ -872,13 +872,6 @@ static void build_warnings(planner *pl)
 	plan->warnings[plan->nwarnings++] = buf;
 }
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- entry points ---- */
 
 static double now_ms(void)
@@ -890,15 +883,15 @@ static double now_ms(void)
 
 static void planner_clear(planner *pl)
 {
-	free_list(pl->cand, pl->ncand);
+	sb_strv_free(pl->cand, pl->ncand);
 	for (size_t i = 0; i < pl->nforced; i++) {
 		free(pl->forced[i].path);
 		free(pl->forced[i].why);
 	}
 	free(pl->forced);
-	free_list(pl->no_create, pl->nno_create);
-	free_list(pl->no_list, pl->nno_list);
-	free_list(pl->missing, pl->nmissing);
+	sb_strv_free(pl->no_create, pl->nno_create);
+	sb_strv_free(pl->no_list, pl->nno_list);
+	sb_strv_free(pl->missing, pl->nmissing);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }
@@ -994,7 +987,7 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	sb_ll_rules_clear(&plan->r);
 	sb_ll_masks_clear(&plan->masks);
 	free(plan->fallback);
-	free_list(plan->warnings, plan->nwarnings);
+	sb_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->home);
 	free(plan);
 }
