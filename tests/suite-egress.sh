@@ -377,8 +377,11 @@ print(h.hexdigest())' >"$T/big.sha"
 start_server() {   # ADDR NAME
 	: >"$T/$2.log"
 	chmod 666 "$T/$2.log"
-	srv /usr/bin/python3 "$root/tests/egress/server.py" "$1" 80 443 "$T/srv.pem" "$T/srv.key" \
-		"$T/www" "$T/$2.log" "$2" >"$T/$2.out" 2>&1 &
+	# nsenter itself (it execs the server), not the srv function: a
+	# backgrounded function is a subshell, and killing it at cleanup left
+	# the server running (holding every descriptor the suite inherited)
+	/usr/bin/nsenter -t "$holder" -n /usr/bin/python3 "$root/tests/egress/server.py" "$1" 80 443 \
+		"$T/srv.pem" "$T/srv.key" "$T/www" "$T/$2.log" "$2" >"$T/$2.out" 2>&1 &
 	pids+=("$!")
 }
 start_server 198.18.0.1 allowed

@@ -48,6 +48,13 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void sb_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s ? s : "");

@@ -24,6 +24,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* Free the n strings of v, then v (either may be NULL when n is 0).  */
+void sb_strv_free(char **v, size_t n);
 /* An in-memory stream (open_memstream); close it before reading *buf.  */
 FILE *xopen_memstream(char **buf, size_t *len);
 

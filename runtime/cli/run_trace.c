@@ -10,6 +10,7 @@
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 #include "runtime/common/denial.h"
+#include "runtime/macos/macos_trace.h"
 
 int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 {
@@ -68,28 +69,30 @@ static bool takes_param(const sb_profile *prof, const char *param)
 	return r;
 }
 
-static char *session_text(const sb_launch *l)
+static char *session_text(const sb_launch *l, sb_platform plat)
 {
+	/* macOS: the command after sandbox-exec -p TEXT -D N=V... */
+	size_t first = 0;
+	if (plat == SB_PLAT_MACOS && l->argc > 3 && !strcmp(l->argv[1], "-p")) {
+		first = 3;
+		while (first + 1 < l->argc && !strcmp(l->argv[first], "-D"))
+			first += 2;
+	}
 	size_t n = 1;
-	for (size_t i = 0; i < l->argc; i++)
+	for (size_t i = first; i < l->argc; i++)
 		n += strlen(l->argv[i]) + 1;
 	char *s = xmalloc(n), *w = s;
-	for (size_t i = 0; i < l->argc; i++)
-		w += sprintf(w, "%s%s", i ? " " : "", l->argv[i]);
+	for (size_t i = first; i < l->argc; i++)
+		w += sprintf(w, "%s%s", i > first ? " " : "", l->argv[i]);
 	*w = '\0';
 	return s;
 }
 
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
-		  const sb_linux_opts *lo, const char *policy_path, sb_diag *d)
+		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
+		  sb_diag *d)
 {
-	if (plat == SB_PLAT_MACOS) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace",
-			       "the denial trace is not available on macOS yet; run without "
-			       "--trace/--learn (OMP_SANDBOX_TRACE)");
-		return SB_REFUSED;
-	}
 	FILE *out = NULL;
 	if (cfg->trace && cfg->trace_file) {
 		int fd = open(cfg->trace_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
@@ -126,11 +129,13 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	};
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);
-	int status = sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
-					  sb_exit_status_of, d);
+	int status = plat == SB_PLAT_MACOS
+			     ? sb_macos_exec_traced(l, tag, t, d)
+			     : sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
+						    sb_exit_status_of, d);
 	sb_tracer_summary(t, status);
 	if (cfg->learn_file) {
-		char *session = session_text(l);
+		char *session = session_text(l, plat);
 		if (sb_tracer_write_learned(t, cfg->learn_file, session) != 0) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "learn",
 				       "cannot write the learned policy %s: %s", cfg->learn_file,

@@ -394,6 +394,20 @@ static const sb_rule *network_rule(const sb_profile *p)
 	return NULL;
 }
 
+/* "FILE:LINE" into the entry's origin; false when it is not one.  */
+static bool set_origin(entry *e, const char *origin)
+{
+	const char *colon = origin ? strrchr(origin, ':') : NULL;
+	if (!colon || colon == origin || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return false;
+	free(e->own_file);
+	e->own_file = xstrndup(origin, (size_t)(colon - origin));
+	e->src_file = e->own_file;
+	e->src_line = atoi(colon + 1);
+	return true;
+}
+
 /* A refused request: the host rule that decided it, as sbc explain --host
  * finds it (compiler/eval/egress_eval.h); the proxy's reason otherwise.  */
 static void classify_connect(sb_tracer *t, entry *e)
@@ -406,19 +420,19 @@ static void classify_connect(sb_tracer *t, entry *e)
 	sb_egress_answer_for(t->cfg.bound, &dst, &ans);
 	if (ans.allowed)
 		return;   /* refused for its addresses: the proxy's reason says which */
-	char *colon = strrchr(ans.origin, ':');
-	if (colon && colon != ans.origin && colon[1]) {
-		e->own_file = xstrndup(ans.origin, (size_t)(colon - ans.origin));
-		e->src_file = e->own_file;
-		e->src_line = atoi(colon + 1);
-	}
+	set_origin(e, ans.origin);
 	if (ans.text[0])
 		e->rule_text = xstrdup(ans.text);
 }
 
-static void classify(sb_tracer *t, entry *e)
+static void classify(sb_tracer *t, entry *e, const char *origin)
 {
 	const sb_rule *r = NULL;
+	if (origin && e->access != SB_ACC_CONNECT && set_origin(e, origin)) {
+		/* the platform named the rule: it decided, whatever our model says */
+		e->rule_text = policy_statement(t, e->src_file, e->src_line);
+		return;
+	}
 	if (e->access == SB_ACC_CONNECT) {
 		classify_connect(t, e);
 		return;
@@ -560,7 +574,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	e->platform_only = d->platform_only;
 	e->port = d->port;
 	e->detail = d->detail ? xstrdup(d->detail) : NULL;
-	classify(t, e);
+	classify(t, e, d->origin);
 	*sb_strmap_slot(t->seen, key, plen + 1, true) = e;
 	free(key);
 	if (t->n == t->cap) {

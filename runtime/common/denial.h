@@ -1,7 +1,7 @@
 /* denial.h - the denial tracer shared by both platforms (docs/trace.md):
  * the backend (Linux: the seccomp user-notification supervisor,
  * runtime/linux/trace_notify.c; macOS: the unified log reader,
- * runtime/macos/macos_log.c) reports each access the sandbox denied; the
+ * runtime/macos/macos_trace.c) reports each access the sandbox denied; the
  * tracer names the deciding rule and its policy line (sb_decide on the
  * bound profile), says which variable or statement would allow it,
  * reports each (access, path) once, live, rate-limited, in words or one
@@ -45,6 +45,9 @@ typedef struct sb_denial {
 	/* CONNECT: the port, and the proxy's reason ("denied by ...").  */
 	int port;
 	const char *detail;
+	/* The deciding rule as the platform reported it ("omp.sbx:24": macOS,
+	 * from the rule's trace message), or NULL: then sb_decide finds it.  */
+	const char *origin;
 } sb_denial;
 
 typedef struct sb_tracer_cfg {

@@ -209,19 +209,12 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 	return rc;
 }
 
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 int sb_env_build(const sb_env_in *in, sb_envvec *out, sb_diag *d)
 {
 	char **names;
 	size_t nnames;
 	if (pass_env_names(in->pass_env, &names, &nnames, d)) {
-		free_names(names, nnames);
+		sb_strv_free(names, nnames);
 		return SB_REFUSED;
 	}
 	if (in->inherit) {
@@ -267,6 +260,6 @@ int sb_env_build(const sb_env_in *in, sb_envvec *out, sb_diag *d)
 				       "foreign code; passed because it is named explicitly", name);
 		sb_envvec_set(out, name, v);
 	}
-	free_names(names, nnames);
+	sb_strv_free(names, nnames);
 	return 0;
 }

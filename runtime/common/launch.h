@@ -42,6 +42,11 @@ typedef struct sb_launch_in {
 	char *const *args;            /* its arguments after argv[0] */
 	size_t nargs;
 	bool auto_approve;            /* OMP_SANDBOX_YOLO=1: --auto-approve first */
+	/* macOS under the denial trace: every deny rule of the -p text gets
+	 * (with message "omp-sandbox rule FILE:LINE TAG"), which Seatbelt puts
+	 * at the end of the violation it logs (runtime/macos/macos_trace.h).
+	 * NULL (always, untraced): the text is exactly what sbc emits.  */
+	const char *trace_tag;
 } sb_launch_in;
 
 typedef struct sb_launch {
@@ -59,6 +64,11 @@ typedef struct sb_launch {
  * (the error names it and says to pass -D NAME=VALUE).  */
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
 void sb_launch_clear(sb_launch *l);
+
+/* Add the trace message (sb_launch_in.trace_tag) to every deny rule of
+ * `p`, in place: the rule's policy origin, or "#N" (its index) when it has
+ * none or the origin holds a control character.  */
+void sb_launch_tag_denies(sb_profile *p, const char *tag);
 
 /* SBPL text of a profile, as sbc emits it (compiler/sbpl/emit_sbpl.h).  */
 char *sb_profile_text(const sb_profile *p);

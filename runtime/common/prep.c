@@ -454,20 +454,13 @@ int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d)
 			      &out->extra_read, &out->nextra_read, d);
 }
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void sb_prep_clear(sb_prep *p)
 {
 	free(p->home);
 	free(p->workspace);
 	free(p->tmpdir);
-	free_list(p->extra_write, p->nextra_write);
-	free_list(p->extra_read, p->nextra_read);
+	sb_strv_free(p->extra_write, p->nextra_write);
+	sb_strv_free(p->extra_read, p->nextra_read);
 	sb_tools_clear(&p->tools);
 	memset(p, 0, sizeof *p);
 }

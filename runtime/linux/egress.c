@@ -6,6 +6,7 @@
  * parent, still in the host's network namespace, serves the egress proxy on
  * it for as long as the child lives: the only way out of the namespace is a
  * connection the proxy makes.  */
+#include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/linux.h"
 #include "runtime/linux/supervise.h"
@@ -87,54 +88,11 @@ static int listen_inside(int *out, sb_diag *d)
 	return 0;
 }
 
-static int send_fd(int sock, int fd)
-{
-	char byte = 'L';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	memset(&u, 0, sizeof u);
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof u.buf };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof u.buf };
-	ssize_t n;
-	do
-		n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		return -1;
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	int fd;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
-}
-
 /* The parent's side: serve the proxy until the child ends, then end the
  * same way.  */
 static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 {
-	int lfd = recv_fd(sp);
+	int lfd = sb_fd_recv(sp);
 	close(sp);
 	int wstatus = 0;
 	if (lfd < 0) {
@@ -188,7 +146,7 @@ int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, sb_diag *d)
 		rc = loopback_up(d);
 	if (!rc)
 		rc = listen_inside(&lfd, d);
-	if (!rc && send_fd(sp[1], lfd) < 0)
+	if (!rc && sb_fd_send(sp[1], lfd) < 0)
 		rc = fail(d, "handing the proxy socket to the supervisor", errno);
 	if (lfd >= 0)
 		close(lfd);

@@ -860,13 +860,6 @@ static void build_warnings(planner *pl)
 	plan->warnings[plan->nwarnings++] = buf;
 }
 
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* ---- entry points ---- */
 
 static double now_ms(void)
@@ -878,15 +871,15 @@ static double now_ms(void)
 
 static void planner_clear(planner *pl)
 {
-	free_list(pl->cand, pl->ncand);
+	sb_strv_free(pl->cand, pl->ncand);
 	for (size_t i = 0; i < pl->nforced; i++) {
 		free(pl->forced[i].path);
 		free(pl->forced[i].why);
 	}
 	free(pl->forced);
-	free_list(pl->no_create, pl->nno_create);
-	free_list(pl->no_list, pl->nno_list);
-	free_list(pl->missing, pl->nmissing);
+	sb_strv_free(pl->no_create, pl->nno_create);
+	sb_strv_free(pl->no_list, pl->nno_list);
+	sb_strv_free(pl->missing, pl->nmissing);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }
@@ -910,11 +903,11 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	 * per-user runtime dir (agent sockets, podman auth).  */
 	add_forced(&pl, "/dev", R_ALL, "devices: the allowlist replaces /dev");
 	char runtime_dir[64];
-	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
+	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)o->uid);
 	struct stat st;
 	if (stat(runtime_dir, &st) == 0)
 		add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = o->xdg_runtime_dir;
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
 	if (xdg_real) {
 		add_forced(&pl, xdg_real, R_ALL, "the per-user runtime directory");
@@ -982,7 +975,7 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	sb_ll_rules_clear(&plan->r);
 	sb_ll_masks_clear(&plan->masks);
 	free(plan->fallback);
-	free_list(plan->warnings, plan->nwarnings);
+	sb_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->home);
 	free(plan);
 }

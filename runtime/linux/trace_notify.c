@@ -1,6 +1,7 @@
 #ifdef __linux__ /* Linux only */
 /* trace_notify.c - the seccomp user-notification trace (trace_notify.h).  */
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
 
 #include <errno.h>
@@ -135,53 +136,19 @@ int sb_trace_child_install(int sock, bool deny_unix, bool deny_net)
 	int lfd = install_filter(deny_unix, deny_net);
 	if (lfd < 0)
 		return -1;
-	char byte = 'L';
-	struct iovec iov = { &byte, 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	memset(&u, 0, sizeof u);
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof u.buf };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &lfd, sizeof lfd);
-	ssize_t r = sendmsg(sock, &m, MSG_NOSIGNAL);
+	int r = sb_fd_send(sock, lfd);
 	int e = errno;
 	/* The sandboxed side must never keep the listener: it could answer its
 	 * own notifications.  */
 	close(lfd);
 	close(sock);
 	errno = e;
-	return r == 1 ? 0 : -1;
+	return r;
 }
 
 int sb_trace_recv_listener(int sock)
 {
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof u.buf };
-	ssize_t r;
-	do
-		r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
-	while (r < 0 && errno == EINTR);
-	if (r != 1)
-		return -1;
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -1;
-	int fd;
-	memcpy(&fd, CMSG_DATA(c), sizeof fd);
-	return fd;
+	return sb_fd_recv(sock);
 }
 
 /* ---- parent side ---- */

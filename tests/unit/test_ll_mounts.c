@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/xalloc.h"
 
 static const char sample[] =
 	"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
@@ -17,13 +18,6 @@ static const char sample[] =
 	"44 27 254:0 /usr /opt/usr rw - ext4 /dev/vda rw\n"
 	"45 40 0:60 / /home/alice/proj rw - tmpfs tmpfs rw\n"
 	"46 40 0:61 / /home/alice/proj rw - tmpfs tmpfs rw\n";
-
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 static bool has(char **v, size_t n, const char *s)
 {
@@ -75,7 +69,7 @@ Test(ll_mounts, aliases_of_home)
 			cr_assert_not(same[i]);
 		else
 			cr_assert(same[i]);
-	free_list(al, n);
+	sb_strv_free(al, n);
 	free(same);
 	sb_mounts_clear(&m);
 }
@@ -90,7 +84,7 @@ Test(ll_mounts, aliases_of_a_file_below)
 	cr_assert(has(al, n, "/mnt/alias/.ssh/id_rsa"));
 	cr_assert(has(al, n, "/srv/keys/id_rsa"));
 	cr_assert(has(al, n, "/mnt/whole home/alice/.ssh/id_rsa"));
-	free_list(al, n);
+	sb_strv_free(al, n);
 	sb_mounts_clear(&m);
 }
 
@@ -103,7 +97,7 @@ Test(ll_mounts, root_fs_bind_and_overmount)
 	sb_mounts_aliases(&m, "/usr/bin", &al, &n, NULL);
 	cr_assert(eq(sz, n, 1));
 	cr_assert(eq(str, al[0], "/opt/usr/bin"));
-	free_list(al, n);
+	sb_strv_free(al, n);
 	/* two mounts on the same point: the last (0:61) holds the path, and the
 	 * hidden one is not an alias (another device).  */
 	al = NULL;

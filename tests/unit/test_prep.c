@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compiler/common/diag.h"
+#include "compiler/common/xalloc.h"
 #include "runtime/common/prep.h"
 
 static char root[256], home[300];
@@ -270,13 +271,6 @@ static int extras(const char *list, bool confirm, char ***v, size_t *n)
 	return sb_prep_extras("EXTRA_READ", list, home, confirm, v, n, d);
 }
 
-static void free_v(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 Test(prep, extras_canonical_dedup_and_symlinked_leaf)
 {
 	char **v;
@@ -290,7 +284,7 @@ Test(prep, extras_canonical_dedup_and_symlinked_leaf)
 	cr_assert(eq(str, v[1], f));
 	cr_assert(eq(str, v[2], nf));
 	cr_assert(eq(str, v[3], dd));
-	free_v(v, n);
+	sb_strv_free(v, n);
 	free(list);
 	free(p);
 	free(f);
@@ -320,14 +314,14 @@ Test(prep, extras_sensitive_component_wise)
 	size_t n;
 	mk("home/.sshfoo");
 	cr_assert(eq(int, extras("~/.sshfoo", false, &v, &n), 0), "%s", msgs());
-	free_v(v, n);
+	sb_strv_free(v, n);
 	cr_assert(eq(int, extras("~/.ssh", false, &v, &n), SB_REFUSED));
 	HAS("covers a sensitive home location");
 	HAS("OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1");
 	cr_assert(eq(int, extras("~", false, &v, &n), SB_REFUSED));
 	cr_assert(eq(int, extras("~/.ssh/config", true, &v, &n), 0));
 	HAS("warning: OMP_SANDBOX_EXTRA_READ path");
-	free_v(v, n);
+	sb_strv_free(v, n);
 }
 
 Test(prep, write_gate_is_separate)

@@ -1,0 +1,14 @@
+/* fdpass.h - hand a descriptor to another process over a Unix socket
+ * (SCM_RIGHTS): the egress proxy's listening socket (egress.c) and the
+ * tracer's seccomp listener (trace_notify.c) travel this way.  */
+#ifndef SB_FDPASS_H
+#define SB_FDPASS_H
+
+/* Send `fd` with one data byte.  Returns 0, or -1 with errno.  */
+int sb_fd_send(int sock, int fd);
+/* Receive one descriptor (close-on-exec), retrying on EINTR.  Returns it,
+ * or -1 (errno set by recvmsg, or a message without exactly one
+ * descriptor).  */
+int sb_fd_recv(int sock);
+
+#endif
