@@ -915,11 +915,11 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	 * per-user runtime dir (agent sockets, podman auth).  */
 	add_forced(&pl, "/dev", R_ALL, "devices: the allowlist replaces /dev");
 	char runtime_dir[64];
-	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
+	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)o->uid);
 	struct stat st;
 	if (stat(runtime_dir, &st) == 0)
 		add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = o->xdg_runtime_dir;
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
 	if (xdg_real) {
 		add_forced(&pl, xdg_real, R_ALL, "the per-user runtime directory");
