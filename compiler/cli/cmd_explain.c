@@ -311,7 +311,7 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 		for (size_t i = 0; i < used->n; i++) {
 			const sb_binding *b = &used->v[i];
 			fprintf(f, " %s=", b->name);
-			if (!strncmp(b->name, "TOOL_", 5) && b->is_list) {
+			if (sb_param_is_gate_name(b->name) && b->is_list) {
 				/* a preset's gate (docs/language.md, "preset") */
 				fputs(b->nvalues ? "on" : "off", f);
 				continue;

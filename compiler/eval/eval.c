@@ -19,7 +19,7 @@ typedef struct fcache {
 	const char *str;           /* the resolved filter string, NULL when unbound */
 	char *owned;               /* str when it had to be built (string-append) */
 	size_t len;
-	const char *unbound;       /* first unbound param name */
+	char *unbound;             /* first unbound param's spelling */
 	bool re_ready, re_ok;
 	regex_t re;
 } fcache;
@@ -50,11 +50,12 @@ static void fcache_free(void *p)
 	if (c->re_ready && c->re_ok)
 		regfree(&c->re);
 	free(c->owned);
+	free(c->unbound);
 	free(c);
 }
 
 /* Concatenate an all-literal string expression; false at the first param.  */
-static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **unbound)
+static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound)
 {
 	switch (s->kind) {
 	case SB_STR_LIT: {
@@ -66,7 +67,7 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **u
 		return true;
 	}
 	case SB_STR_PARAM:
-		*unbound = s->text;
+		*unbound = sb_param_spelling(&s->param);
 		return false;
 	case SB_STR_APPEND:
 		for (size_t i = 0; i < s->nparts; i++)

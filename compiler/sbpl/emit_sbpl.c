@@ -46,11 +46,14 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc)
 	case SB_STR_LIT:
 		emit_quoted(e, s->text, loc);
 		break;
-	case SB_STR_PARAM:
+	case SB_STR_PARAM: {
+		char *spelling = sb_param_spelling(&s->param);
 		fputs("(param ", e->out);
-		emit_quoted(e, s->text, loc);
+		emit_quoted(e, spelling, loc);
 		fputc(')', e->out);
+		free(spelling);
 		break;
+	}
 	case SB_STR_APPEND:
 		fputs("(string-append", e->out);
 		for (size_t i = 0; i < s->nparts; i++) {
@@ -238,6 +241,19 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 	/* the stream is private to this call: no locking per character */
 	__fsetlocking(e.out, FSETLOCKING_BYCALLER);
 #endif
+	if (p->launch_params.n)
+		fputs(";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n", e.out);
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		fprintf(e.out, ";;   -D %s=", b->name);
+		emit_comment_text(&e, b->nvalues ? b->values[0] : "");
+		fputc('\n', e.out);
+	}
+	if (p->source_policy) {
+		fputs("; " SB_SBPL_SOURCE_PREFIX, e.out);
+		emit_comment_text(&e, p->source_policy);
+		fputs(SB_SBPL_SOURCE_SUFFIX "\n", e.out);
+	}
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
 	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);

@@ -38,11 +38,14 @@ static void put_str(FILE *f, const sb_str *s, bool regex)
 		else
 			put_quoted(f, s->text);
 		break;
-	case SB_STR_PARAM:
+	case SB_STR_PARAM: {
+		char *spelling = sb_param_spelling(&s->param);
 		fputs("(param ", f);
-		put_quoted(f, s->text);
+		put_quoted(f, spelling);
 		fputc(')', f);
+		free(spelling);
 		break;
+	}
 	case SB_STR_APPEND:
 		fputs("(string-append", f);
 		for (size_t i = 0; i < s->nparts; i++) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
 #include "compiler/common/path.h"
@@ -54,7 +55,7 @@ static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 		return NULL;
 	if ((!strcmp(head, "param") || !strcmp(head, "getenv")) && n->nkids == 2 &&
 	    n->kids[1]->kind == SX_STRING)
-		return sb_str_param(n->kids[1]->text);
+		return sb_str_param_spelled(n->kids[1]->text);
 	if (!strcmp(head, "string-append")) {
 		size_t np = n->nkids - 1;
 		sb_str **parts = xcalloc(np ? np : 1, sizeof *parts);
@@ -597,6 +598,34 @@ static void conv_form(conv *c, const sx_node *n)
 	}
 }
 
+/* The header's data lines, as the writer puts them (emit_sbpl.c): the
+ * launch params ("-D NAME=VALUE" under their title) and the source policy.
+ * True when `text` was one of them.  */
+static bool read_header_data(sb_profile *p, const char *text)
+{
+	size_t pn = strlen(SB_SBPL_SOURCE_PREFIX), sn = strlen(SB_SBPL_SOURCE_SUFFIX);
+	size_t n = strlen(text);
+	if (!strcmp(text, SB_SBPL_LAUNCH_PARAMS_TITLE))
+		return true;
+	if (!strncmp(text, "-D ", 3)) {
+		const char *name = text + 3, *eq = strchr(name, '=');
+		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
+			return false;
+		char *nm = xstrndup(name, (size_t)(eq - name));
+		bool ok = !strpbrk(nm, " \t*");
+		if (ok && !sb_bindings_get(&p->launch_params, nm))
+			sb_bindings_set(&p->launch_params, nm, eq + 1);
+		free(nm);
+		return ok;
+	}
+	if (!p->source_policy && n > pn + sn && !strncmp(text, SB_SBPL_SOURCE_PREFIX, pn) &&
+	    !strcmp(text + n - sn, SB_SBPL_SOURCE_SUFFIX)) {
+		p->source_policy = xstrndup(text + pn, n - pn - sn);
+		return true;
+	}
+	return false;
+}
+
 static void collect_header(conv *c)
 {
 	int first_line = c->doc->nforms ? c->doc->forms[0]->loc.line : 1 << 30;
@@ -604,7 +633,8 @@ static void collect_header(conv *c)
 		const sx_comment *k = &c->doc->comments[i];
 		if (k->line >= first_line)
 			break;
-		sb_profile_add_header(c->p, k->text);
+		if (!read_header_data(c->p, k->text))
+			sb_profile_add_header(c->p, k->text);
 	}
 }
 

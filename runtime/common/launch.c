@@ -20,15 +20,14 @@ static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WR
 
 bool sb_launch_reserved_param(const char *name)
 {
-	size_t n = strlen(name);
-	if (n && name[n - 1] == '*')
-		n--;
-	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-		if (strlen(reserved[i]) == n && strncmp(reserved[i], name, n) == 0)
-			return true;
-	if (strncmp(name, "TOOL_", 5) == 0)
-		return true;   /* preset gates: OMP_SANDBOX_TOOLS (tools.h) */
-	return strstr(name, "..") != NULL;
+	sb_param p = sb_param_parse(name);
+	/* ancestors are derived from two others; preset gates come from
+	 * OMP_SANDBOX_TOOLS (tools.h) */
+	bool r = p.kind == SB_PARAM_ANCESTORS || sb_param_is_gate_name(p.name);
+	for (size_t i = 0; !r && i < sizeof reserved / sizeof reserved[0]; i++)
+		r = strcmp(reserved[i], p.name) == 0;
+	sb_param_clear(&p);
+	return r;
 }
 
 /* Seatbelt sees /tmp, /var and /etc as /private/..., and decide() resolves
@@ -287,27 +286,38 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 
 /* ---- grants on missing paths ---- */
 
-static bool str_has_param(const sb_str *s, const char *prefix)
+/* Does the filter use a param `want` accepts?  */
+static bool str_has_param(const sb_str *s, bool (*want)(const sb_param *))
 {
 	if (!s)
 		return false;
 	if (s->kind == SB_STR_PARAM)
-		return strncmp(s->text, prefix, strlen(prefix)) == 0;
+		return want(&s->param);
 	for (size_t i = 0; i < s->nparts; i++)
-		if (str_has_param(s->parts[i], prefix))
+		if (str_has_param(s->parts[i], want))
 			return true;
 	return false;
 }
 
-static bool filter_has_param(const sb_filter *f, const char *prefix)
+static bool filter_has_param(const sb_filter *f, bool (*want)(const sb_param *))
 {
-	if (str_has_param(f->arg, prefix))
+	if (str_has_param(f->arg, want))
 		return true;
 	for (size_t i = 0; i < f->nkids; i++)
-		if (filter_has_param(f->kids[i], prefix))
+		if (filter_has_param(f->kids[i], want))
 			return true;
 	return false;
 }
+
+static bool is_gate(const sb_param *p) { return p->tool != NULL; }
+
+static bool is_list_named(const sb_param *p, const char *name)
+{
+	return p->kind == SB_PARAM_LIST && !p->index && !strcmp(p->name, name);
+}
+
+static bool is_extra_write(const sb_param *p) { return is_list_named(p, "EXTRA_WRITE"); }
+static bool is_extra_read(const sb_param *p) { return is_list_named(p, "EXTRA_READ"); }
 
 static bool macos_only(const char *p)
 {
@@ -372,11 +382,11 @@ int sb_launch_warn_missing(const sb_profile *prof, const sb_bindings *binds, sb_
 		for (size_t j = 0; j < r->nfilters; j++) {
 			const sb_filter *f = r->filters[j];
 			/* a preset names optional files (~/.gitignore_global): quiet */
-			if (filter_has_param(f, "TOOL_"))
+			if (filter_has_param(f, is_gate))
 				continue;
-			const char *via = filter_has_param(f, "EXTRA_WRITE*")
+			const char *via = filter_has_param(f, is_extra_write)
 						  ? " (from OMP_SANDBOX_EXTRA_WRITE)"
-					  : filter_has_param(f, "EXTRA_READ*")
+					  : filter_has_param(f, is_extra_read)
 						  ? " (from OMP_SANDBOX_EXTRA_READ)"
 						  : "";
 			/* bind this one filter alone: a list gives one filter per entry */

@@ -519,6 +519,18 @@ static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, ui
 		note_breaking(pl, path, *mixed);
 }
 
+/* Inside a hidden tree with paths bound back below (the home, /dev) the
+ * classifier gives no rule to anything off the way to them: visit only
+ * that way, not every entry (a /dev of a hundred nodes, a large home).  */
+static char **names_to_visit(void *ctx, const char *dir, size_t *n)
+{
+	planner *pl = ctx;
+	if (!pl->use_masks || sb_ll_masks_hidden(&pl->plan->masks, dir) != 2)
+		return NULL;
+	char **names = sb_ll_masks_names_below(&pl->plan->masks, dir, n);
+	return names ? names : xrealloc(NULL, sizeof *names);
+}
+
 static void add_forced(planner *pl, const char *path, uint64_t mask, const char *why)
 {
 	for (size_t i = 0; i < pl->nforced; i++)
@@ -903,11 +915,11 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	 * per-user runtime dir (agent sockets, podman auth).  */
 	add_forced(&pl, "/dev", R_ALL, "devices: the allowlist replaces /dev");
 	char runtime_dir[64];
-	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
+	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)o->uid);
 	struct stat st;
 	if (stat(runtime_dir, &st) == 0)
 		add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = o->xdg_runtime_dir;
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
 	if (xdg_real) {
 		add_forced(&pl, xdg_real, R_ALL, "the per-user runtime directory");
@@ -923,7 +935,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	int mrc = plan_masks(&pl, o);
 
 	pl.expanding = true;
-	int erc = mrc ? 0 : sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl);
+	int erc = mrc ? 0 : sb_ll_expand_names(&plan->r, "/", R_ALL, classify, names_to_visit, &pl);
 	pl.expanding = false;
 	if (mrc || erc < 0) {
 		if (erc < 0)

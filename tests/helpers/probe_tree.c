@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	const char *spec = NULL, *probe = NULL;
 	llspec_def defs[32];
 	size_t ndefs = 0;
-	sb_linux_opts o = { .min_abi = 1 };
+	sb_linux_opts o = { .min_abi = 1, .uid = getuid(), .xdg_runtime_dir = getenv("XDG_RUNTIME_DIR") };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			spec = argv[++i];
