@@ -378,8 +378,23 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		return rc;
 	add_tools_env(prep, &env);
 	bool egress = sb_egress_filtered(&prof->egress);
-	if (egress)
+	/* macOS: no namespace of our own, so the proxy takes a free port on
+	 * the host's loopback and the profile allows only that port */
+	int proxy_fd = -1;
+	char proxy_at[32] = "";
+	if (egress && plat == SB_PLAT_MACOS) {
+		int port = 0;
+		if (sb_macos_egress_listen(&proxy_fd, &port, d) != 0) {
+			sb_envvec_clear(&env);
+			return SB_REFUSED;
+		}
+		char url[48];
+		snprintf(url, sizeof url, "http://" SB_PROXY_HOST ":%d", port);
+		snprintf(proxy_at, sizeof proxy_at, "localhost:%d", port);
+		sb_proxy_env(&env, url);
+	} else if (egress) {
 		sb_proxy_env(&env, "http://" SB_PROXY_HOST ":" SB_PROXY_PORT_TEXT);
+	}
 	/* macOS traced: the deny rules carry this session's tag
 	 * (runtime/macos/macos_trace.h) */
 	char tag[SB_MACOS_TAG_SIZE] = "";
@@ -387,6 +402,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	    sb_macos_trace_tag(tag) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot make the trace's tag: %s",
 			       strerror(errno));
+		if (proxy_fd >= 0)
+			close(proxy_fd);
 		sb_envvec_clear(&env);
 		return SB_REFUSED;
 	}
@@ -394,11 +411,14 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
 		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
 		.auto_approve = cfg->omp_mode && prep->s.yolo, .trace_tag = tag[0] ? tag : NULL,
+		.egress_proxy = proxy_fd >= 0 ? proxy_at : NULL,
 	};
 	sb_launch l;
 	rc = sb_launch_compute(&in, &l, d);
 	sb_envvec_clear(&env);
 	if (rc) {
+		if (proxy_fd >= 0)
+			close(proxy_fd);
 		sb_launch_clear(&l);
 		return rc;
 	}
@@ -417,6 +437,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	free(interp);
 	free(missing);
 	if (rc) {
+		if (proxy_fd >= 0)
+			close(proxy_fd);
 		sb_launch_clear(&l);
 		return rc;
 	}
@@ -438,20 +460,15 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
 	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
 		free(policy);
+		if (proxy_fd >= 0)
+			close(proxy_fd);
 		sb_launch_clear(&l);
 		return rc;
 	}
 
-	if (plat == SB_PLAT_MACOS && egress) {
-		/* the profile allows only the proxy; the macOS launcher does not
-		 * run one yet: refuse rather than run with every host unreachable
-		 * or, worse, reachable */
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "egress",
-			       "host rules (network allow|deny \"HOST\") are enforced on Linux only "
-			       "so far; refusing to run");
-		sb_diag_note(d, NULL, "use 'network on;' or 'network off;' without host rules on "
-				      "macOS (OMP_SANDBOX_NETWORK=open or off)");
-		rc = SB_REFUSED;
+	if (plat == SB_PLAT_MACOS && egress && !traced) {
+		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, d);
+		proxy_fd = -1;   /* taken over */
 	} else if (plat == SB_PLAT_MACOS && traced) {
 		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, d);
 	} else if (plat == SB_PLAT_MACOS) {
@@ -479,6 +496,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 			sb_ll_plan_free(plan);
 	}
 	free(policy);
+	if (proxy_fd >= 0)
+		close(proxy_fd);
 	sb_launch_clear(&l);
 	return rc;
 }

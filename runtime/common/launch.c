@@ -173,6 +173,11 @@ int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 			argv_push(out, xstrdup("-D"));
 			argv_push(out, define_arg(b->name, b->nvalues ? b->values[0] : ""));
 		}
+		if (in->egress_proxy) {
+			/* the one destination the profile lets out (docs/egress.md) */
+			argv_push(out, xstrdup("-D"));
+			argv_push(out, define_arg("EGRESS_PROXY", in->egress_proxy));
+		}
 		argv_push(out, xstrdup(in->cmd));
 	} else {
 		out->profile_text = sb_profile_text(out->bound);

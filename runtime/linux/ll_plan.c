@@ -529,6 +529,18 @@ static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, ui
 		note_breaking(pl, path, *mixed);
 }
 
+/* Inside a hidden tree with paths bound back below (the home, /dev) the
+ * classifier gives no rule to anything off the way to them: visit only
+ * that way, not every entry (a /dev of a hundred nodes, a large home).  */
+static char **names_to_visit(void *ctx, const char *dir, size_t *n)
+{
+	planner *pl = ctx;
+	if (!pl->use_masks || sb_ll_masks_hidden(&pl->plan->masks, dir) != 2)
+		return NULL;
+	char **names = sb_ll_masks_names_below(&pl->plan->masks, dir, n);
+	return names ? names : xrealloc(NULL, sizeof *names);
+}
+
 static void add_forced(planner *pl, const char *path, uint64_t mask, const char *why)
 {
 	for (size_t i = 0; i < pl->nforced; i++)
@@ -934,7 +946,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	int mrc = plan_masks(&pl, o);
 
 	pl.expanding = true;
-	int erc = mrc ? 0 : sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl);
+	int erc = mrc ? 0 : sb_ll_expand_names(&plan->r, "/", R_ALL, classify, names_to_visit, &pl);
 	pl.expanding = false;
 	if (mrc || erc < 0) {
 		if (erc < 0)
