@@ -1,4 +1,4 @@
-/* eval_bench.c - decisions per second of sb_decide() on the omp profile.
+/* eval_bench.c - decisions per second of sb_eval_decide() on the omp profile.
  *
  * usage: eval_bench [PROFILE.sb] [SECONDS]
  * Without a file it uses the profile sbc emits for examples/omp.sbx (the
@@ -70,10 +70,11 @@ int main(int argc, char **argv)
 	};
 	size_t np = sizeof paths / sizeof *paths, no = sizeof ops / sizeof *ops;
 	unsigned long long n = 0, allowed = 0;
+	sb_eval *ev = sb_eval_new(bound, 0);
 	double start = now(), end = start;
 	while (end - start < seconds) {
 		for (int rep = 0; rep < 1000; rep++) {
-			sb_decision r = sb_decide(bound, ops[n % no], paths[(n / no) % np], 0);
+			sb_decision r = sb_eval_decide(ev, ops[n % no], paths[(n / no) % np], 0);
 			allowed += r.kind == SB_DEC_ALLOW;
 			n++;
 		}
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
 	printf("eval_bench: %llu decisions in %.2f s of CPU: %.0f decisions/s (%llu allowed) on %s, %zu rules\n",
 	       n, end - start, (double)n / (end - start), allowed, argc > 1 ? argv[1] : "the built-in omp profile",
 	       bound->nrules);
+	sb_eval_free(ev);
 	sb_profile_free(bound);
 	sb_profile_free(p);
 	sb_bindings_clear(&b);

@@ -5,6 +5,7 @@
  * Prints "rules=<n> median_ms=<t> min_ms=<t> max_ms=<t> reps=<n>".  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 #include "compiler/front/ast.h"
@@ -36,16 +37,11 @@ static sb_profile *bind_roots(const sb_profile *p, const char *home, const char 
 	sb_bindings_set(&b, "WORKSPACE", ws);
 	sb_bindings_set(&b, "TMPDIR", tmp);
 	size_t n = 0;
-	char **names = sb_profile_params(p, &n);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(names[i]);
-		if (len > 1 && names[i][len - 1] == '*' && !strstr(names[i], "..")) {
-			names[i][len - 1] = '\0';
-			sb_bindings_set_list(&b, names[i], NULL, 0);
-		}
-		free(names[i]);
-	}
-	free(names);
+	sb_param *params = sb_profile_params(p, &n);
+	for (size_t i = 0; i < n; i++)
+		if (params[i].kind == SB_PARAM_LIST && !params[i].index)
+			sb_bindings_set_list(&b, params[i].name, NULL, 0);
+	sb_param_array_free(params, n);
 	sb_profile *bound = sb_profile_bind(p, &b, NULL, NULL);
 	sb_bindings_clear(&b);
 	return bound;
@@ -80,7 +76,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "plan_bench: cannot compile and bind %s\n", argv[1]);
 		return 1;
 	}
-	sb_linux_opts o = {.home = argv[2], .min_abi = 1, .mechanism = mech};
+	sb_linux_opts o = {.home = argv[2], .min_abi = 1, .mechanism = mech, .uid = getuid(),
+			   .xdg_runtime_dir = getenv("XDG_RUNTIME_DIR")};
 	double *t = calloc((size_t)reps, sizeof *t);
 	size_t rules = 0;
 	for (int i = 0; i < reps; i++) {

@@ -15,6 +15,16 @@
 
 /* One sink per input: diagnostics are rendered (that code is fuzzed too)
  * into /dev/null.  */
+/* One question in a fresh evaluation context (eval.h); only the kind is
+ * used by the fuzzers.  */
+static inline sb_decision_kind fuzz_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+{
+	sb_eval *ev = sb_eval_new(p, 0);
+	sb_decision_kind k = sb_eval_decide(ev, op, path, vnode).kind;
+	sb_eval_free(ev);
+	return k;
+}
+
 static FILE *fuzz_devnull(void)
 {
 	static FILE *f;

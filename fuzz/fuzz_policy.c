@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_probes_from(&ps, bound);
 			for (size_t i = 0; i < ps.n && i < 32; i++)
 				for (size_t o = 0; o < FUZZ_NOPS; o++)
-					(void)sb_decide(bound, fuzz_ops[o], ps.v[i], 0);
+					(void)fuzz_decide(bound, fuzz_ops[o], ps.v[i], 0);
 			fuzz_probes_free(&ps);
 			sb_profile_free(bound);
 		}

@@ -22,11 +22,12 @@ static void compare(const sb_profile *ir, const sb_profile *back, const char *sb
 	fuzz_probes ps = {0};
 	fuzz_probes_from(&ps, ir);
 	fuzz_probes_from(&ps, back);
+	sb_eval *eir = sb_eval_new(ir, 0), *eback = sb_eval_new(back, 0);
 	for (size_t i = 0; i < ps.n; i++)
 		for (size_t o = 0; o < FUZZ_NOPS; o++)
 			for (size_t v = 0; v < sizeof vnodes / sizeof vnodes[0]; v++) {
-				sb_decision a = sb_decide(ir, fuzz_ops[o], ps.v[i], vnodes[v]);
-				sb_decision b = sb_decide(back, fuzz_ops[o], ps.v[i], vnodes[v]);
+				sb_decision a = sb_eval_decide(eir, fuzz_ops[o], ps.v[i], vnodes[v]);
+				sb_decision b = sb_eval_decide(eback, fuzz_ops[o], ps.v[i], vnodes[v]);
 				if (a.kind != b.kind) {
 					fprintf(stderr,
 						"round trip disagrees: %s %s (vnode %u): compiler IR %s, read back %s\n"
@@ -36,6 +37,8 @@ static void compare(const sb_profile *ir, const sb_profile *back, const char *sb
 					abort();
 				}
 			}
+	sb_eval_free(eir);
+	sb_eval_free(eback);
 	fuzz_probes_free(&ps);
 }
 

@@ -31,9 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_probes_from(&ps, bound);
 	for (size_t i = 0; i < ps.n && i < 48; i++)
 		for (size_t o = 0; o < FUZZ_NOPS; o++) {
-			(void)sb_decide(p, fuzz_ops[o], ps.v[i], 0);
+			(void)fuzz_decide(p, fuzz_ops[o], ps.v[i], 0);
 			if (bound)
-				(void)sb_decide(bound, fuzz_ops[o], ps.v[i], SB_VNODE_DIRECTORY);
+				(void)fuzz_decide(bound, fuzz_ops[o], ps.v[i], SB_VNODE_DIRECTORY);
 		}
 	fuzz_probes_free(&ps);
 	sb_profile_free(bound);

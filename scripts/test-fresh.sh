@@ -2,9 +2,9 @@
 # test-fresh.sh [SUITE]: prove the README's two commands on a bare Debian.
 # Makes a throwaway Debian root with debootstrap (minbase variant, from
 # deb.debian.org; SUITE bookworm (12, default) or trixie (13)), puts a fresh
-# clone of this repository's HEAD in it, and runs, inside a chroot in a
-# private mount namespace (/proc, /sys, /dev, /dev/pts bound; the kernel is
-# the host's, so the Landlock suites test it for real):
+# clone of this repository's HEAD in it, and runs, in a private mount
+# namespace whose root it becomes (pivot_root; /proc, /sys, /dev, /dev/pts
+# bound; the kernel is the host's, so the Landlock suites test it for real):
 #     ./bootstrap.sh run      then      ./bootstrap.sh test
 # with nothing installed first (no make, no compiler, no npm, empty /home).
 # Prints each step's time; exit 0 when both commands pass.  Root only.
@@ -71,11 +71,20 @@ unshare -m --propagation private /bin/bash -euo pipefail -c '
 	mount --rbind /dev "$root/dev"
 	mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
 	mount -t tmpfs -o mode=0755 tmpfs "$root/run"
+	# pivot_root, not a bare chroot: the kernel refuses a user namespace
+	# (EPERM) to a process whose root is not its mount namespace'"'"'s root,
+	# so sbrun'"'"'s masks would not run for an unprivileged user
+	mkdir -p "$root/.old-root"
+	cd "$root"
+	pivot_root . .old-root
+	umount -l /.old-root
+	rmdir /.old-root
+	root=/
 	rc=0
 	for step in $steps; do
 		s=$(date +%s)
 		echo "test-fresh: ./bootstrap.sh $step"
-		if chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		if chroot / /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			TERM=dumb LANG=C.UTF-8 /bin/sh -c "cd /src/omp-sandbox && ./bootstrap.sh $step"; then
 			echo "test-fresh: ./bootstrap.sh $step passed in $(( $(date +%s) - s )) s"
 		else

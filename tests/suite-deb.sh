@@ -35,13 +35,25 @@ if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
 		exit 1
 	fi
 	deb=$(ls "$T"/b/deb/omp-sandbox_*.deb)
-	R=$T/root
-	mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates"
+	# The throwaway root: its own dpkg database; its /usr and /etc are
+	# overlays of the system's (in a private mount namespace) whose upper
+	# layers, $P, receive what the package installs, so the maintainer
+	# scripts run chrooted with a real shell and nothing of the system changes
+	# (no /sys in the root: aa-enabled says no, no profile reaches the kernel).
+	R=$T/root P=$T/pkg
+	mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/usr" "$R/etc" "$R/tmp" \
+		"$P/usr" "$P/etc" "$T/ow/usr" "$T/ow/etc"
 	: > "$R/var/lib/dpkg/status"
+	for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -s "$(readlink "/$l")" "$R/$l"; done
 	# libc6 is not in the throwaway database: the system's is used at run time
-	if dpkg --root="$R" --force-depends -i "$deb" > "$T/dpkg.log" 2>&1 &&
+	if /usr/bin/unshare -m --propagation private /bin/sh -ec '
+		for d in usr etc; do
+			mount -t overlay sbx-deb-$d -o "lowerdir=/$d,upperdir=$2/$d,workdir=$3/$d" "$1/$d"
+		done
+		mkdir -p "$1/dev" && : > "$1/dev/null" && mount --bind /dev/null "$1/dev/null"
+		dpkg --root="$1" --force-depends -i "$4"' sh "$R" "$P" "$T/ow" "$deb" > "$T/dpkg.log" 2>&1 &&
 		dpkg --root="$R" -s omp-sandbox 2> /dev/null | grep -q '^Status: install ok installed'; then
-		pass "dpkg installs the package into a throwaway root"
+		pass "dpkg installs the package into a throwaway root (postinst run there)"
 	else
 		fail "dpkg -i: $(tail -5 "$T/dpkg.log")"
 	fi
@@ -49,15 +61,21 @@ if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
 		usr/share/man/man1/sbrun.1.gz usr/share/man/man1/omp-sandboxed.1.gz usr/share/man/man5/sbx.5.gz
 		usr/share/bash-completion/completions/sbrun usr/share/zsh/vendor-completions/_sbc
 		usr/share/omp-sandbox/examples/omp.sbx usr/share/doc/omp-sandbox/copyright
-		usr/share/vim/vimfiles/syntax/sbx.vim"
+		usr/share/vim/vimfiles/syntax/sbx.vim etc/apparmor.d/omp-sandbox"
 	missing=
-	for f in $want; do [ -e "$R/$f" ] || missing="$missing $f"; done
-	[ -z "$missing" ] && pass "the package holds the three commands, man pages, completions, examples" ||
+	for f in $want; do [ -e "$P/$f" ] || missing="$missing $f"; done
+	[ -z "$missing" ] && pass "the package holds the three commands, man pages, completions, examples, the AppArmor profile" ||
 		fail "missing from the package:$missing"
+	grep -q '^profile omp-sandbox-sbrun /usr/bin/sbrun ' "$P/etc/apparmor.d/omp-sandbox" 2> /dev/null &&
+		[ -f "$P/etc/apparmor.d/local/omp-sandbox" ] &&
+		grep -qx '/etc/apparmor.d/omp-sandbox' "$R/var/lib/dpkg/info/omp-sandbox.conffiles" 2> /dev/null &&
+		grep -q 'apparmor_parser' "$R/var/lib/dpkg/info/omp-sandbox.postinst" 2> /dev/null &&
+		pass "the AppArmor profile names /usr/bin/sbrun, is a conffile, and the postinst loads it (dh_apparmor)" ||
+		fail "the AppArmor profile: $(head -12 "$P/etc/apparmor.d/omp-sandbox" 2>&1)"
 	# the installed programs, at their installed paths
 	omp_dir=
 	if d=$("$root/tests/lib/install-omp.sh" 2> "$T/omp.log"); then omp_dir=$d; fi
-	out=$(/usr/bin/env SBX_SUITE_INSIDE=1 DEB_ROOT="$R" OMP_DIR="$omp_dir" \
+	out=$(/usr/bin/env SBX_SUITE_INSIDE=1 DEB_ROOT="$P" OMP_DIR="$omp_dir" \
 		/usr/bin/unshare -m --propagation private /bin/bash "$0" 2>&1)
 	rc=$?
 	echo "$out"

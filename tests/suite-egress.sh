@@ -27,6 +27,10 @@ if [ "${SBX_EGRESS_PHASE:-}" = "" ]; then
 			exit 77
 		fi
 	done
+	# bun, omp's runtime (tests/lib/install-omp.sh installs the pinned one
+	# with npm, outside the network namespace); none: its checks SKIP
+	bundir=$(PATH=/usr/bin:/bin "$root/tests/lib/install-omp.sh" 2>/dev/null) || bundir=
+	export SBX_EGRESS_BUN=${bundir:+$bundir/bun}
 	exec /usr/bin/env SBX_EGRESS_PHASE=host /usr/bin/unshare -m -n --propagation private \
 		/bin/bash "$root/tests/suite-egress.sh" "$@"
 fi
@@ -214,6 +218,37 @@ fetch("https://allowed.test/hello").then(r => r.text()).then(t => console.log("r
 			esac
 			echo "SKIP: [$who] node $major's fetch ignores HTTP(S)_PROXY (NODE_USE_ENV_PROXY needs Node 24): allowed-host fetch not checked"
 		fi
+	fi
+
+	# bun (omp's runtime): its fetch reads the proxy variables; a model
+	# API's server-sent events stream through, a forbidden host is refused
+	# with the reason.  The real omp would need a provider configured against
+	# a stand-in model server; bun's fetch is what omp's API clients use.
+	if [ -n "${SBX_EGRESS_BUN:-}" ] && [ -x "$SBX_EGRESS_BUN" ]; then
+		bun() { sb /usr/bin/env NODE_EXTRA_CA_CERTS="$CA" "$SBX_EGRESS_BUN" -e "$1" 2>"$w/err"; }
+		out=$(bun '
+const r = await fetch("https://allowed.test/sse");
+const rd = r.body.getReader(); let n = 0, buf = "";
+for (;;) { const { done, value } = await rd.read(); if (done) break; buf += new TextDecoder().decode(value); }
+n = (buf.match(/data: event/g) || []).length;
+console.log(r.status, r.headers.get("content-type"), n);')
+		[ "$out" = "200 text/event-stream 5" ] && pass "bun fetch: server-sent events from allowed.test through the proxy (5 events)" ||
+			failed "bun fetch SSE gave '$out' ($(head -c 300 "$w/err"))"
+		out=$(bun '
+try { const r = await fetch("https://forbidden.test/hello"); console.log("reached", r.status); }
+catch (e) { console.log("refused"); }')
+		if [ "$out" = refused ] && grep -q "CONNECT forbidden.test:443 refused: denied by egress.sbx:3: network off" "$w/err"; then
+			pass "bun fetch to forbidden.test refused, the policy line on stderr"
+		else
+			failed "bun fetch forbidden.test gave '$out' ($(head -c 300 "$w/err"))"
+		fi
+		out=$(bun 'const r = await fetch("http://forbidden.test/hello"); console.log(r.status, (await r.text()).trim());')
+		case $out in
+		"403 "*"denied by egress.sbx:3: network off"*) pass "bun fetch over plain HTTP to forbidden.test: 403 with the reason" ;;
+		*) failed "bun fetch http://forbidden.test gave '$out' ($(head -c 300 "$w/err"))" ;;
+		esac
+	else
+		echo "SKIP: [$who] bun is not installed (tests/lib/install-omp.sh failed): bun fetch not checked"
 	fi
 
 	# long-lived stream: event 0 must arrive before the server is told to

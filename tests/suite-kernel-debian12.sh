@@ -7,8 +7,9 @@
 # probe-tree on the shipped examples and the kernel-dependent escape
 # techniques.  `make test-kernels` runs
 # it alone.  SKIP (77) when QEMU or the kernel cannot be had.
-# Env: SBX_VM_FULL=1 also runs suite-landlock, probe-tree at emulated ABI 1
-# and every escape technique as root and uid 65534 (slow under TCG).
+# Env: SBX_VM_FULL=1 also runs suite-landlock, probe-tree at emulated ABI 1,
+# every escape technique as root and uid 65534, suite-masks and suite-trace
+# (slow under TCG; its guest timeout is 90 minutes).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -26,6 +27,8 @@ echo "kernel package: $kern"
 OMP_DIR=$(bash tests/lib/install-omp.sh 2>/dev/null) || OMP_DIR=""
 export OMP_DIR B SBX_VM_FULL=${SBX_VM_FULL:-}
 start=$(date +%s)
+# the full run took more than the default 30 minutes on a loaded machine
+[ "$SBX_VM_FULL" = 1 ] && export SBX_VM_TIMEOUT=${SBX_VM_TIMEOUT:-5400}
 SBX_VM_ENV="B OMP_DIR SBX_VM_FULL" bash tests/lib/in-vm.sh -- bash tests/vm/debian12-checks.sh
 rc=$?
 echo "VM run: $(( $(date +%s) - start )) s"

@@ -9,8 +9,11 @@
 #  * a deny of a path that does not exist narrows its directory: warned at
 #    launch, in words; the fallback without namespaces is warned and
 #    --mechanism masks refuses.
+#  * the cookbook's git and .env recipes, run from the text of
+#    docs/cookbook.md (as root and as uid 65534).
+#  * EXDEV across bound-back trees with real tools (mv, git, npm, pip).
 #  * the two plan bugs: an unrelated bind mount is not an alias of /; a
-#    procfs below an allowed root gets no write rule.
+#    procfs, sysfs or devtmpfs below an allowed root gets no write rule.
 # Runs in a private mount namespace: tmpfs /home and /mnt, a passwd copy
 # naming the throwaway homes (the real /root is never touched).
 set -uo pipefail
@@ -175,6 +178,105 @@ for ID in root user; do
 		bash -c 'grep -q "^# mechanism: masks" <<<"$1" && grep -q "^mask hide-dir  $2 " <<<"$1"' _ "$out" "$H"
 done
 
+# ---- the cookbook's recipes, run from the text of docs/cookbook.md ----
+# block HEADING LANG N: the Nth fenced LANG block below the "## HEADING" line
+block() {
+	awk -v h="## $1" -v lang="$2" -v want="$3" '
+		index($0, "## ") == 1 { on = ($0 == h) }
+		on && /^```/ { if (inb) { inb = 0; next } if ($0 == "```" lang) { n++; inb = (n == want); next } }
+		inb { print }' "$ROOT/docs/cookbook.md"
+}
+# recipe_sh DIR SCRIPT: the recipe's shell lines in DIR with sbc/sbrun on PATH
+recipe_sh() {
+	(cd "$1" && as_id env -i PATH=$CB/bin:/usr/local/bin:/usr/bin:/bin HOME="$H" LANG=C \
+		GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@x GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x \
+		/bin/bash --noprofile --norc -c "$2" 2>&1)
+}
+CB=/mnt/cookbook; mkdir -p $CB/bin
+ln -sf "$SBRUN" $CB/bin/sbrun; ln -sf "$SBC" $CB/bin/sbc
+git_sbx=$(block 'Protect `.git/hooks` (and other files that run code)' sbx 1)
+git_sh1=$(block 'Protect `.git/hooks` (and other files that run code)' sh 1)
+git_sh2=$(block 'Protect `.git/hooks` (and other files that run code)' sh 2)
+env_sbx=$(block 'Keep a `.env` unreadable' sbx 1)
+env_sh=$(block 'Keep a `.env` unreadable' sh 1)
+for v in git_sbx git_sh1 git_sh2 env_sbx env_sh; do
+	[ -n "${!v}" ] || fail "cookbook: block $v not found in docs/cookbook.md"
+done
+for ID in root user; do
+	if [ $ID = root ]; then H=/home/root-m OWNER=0:0; else H=/home/user-m OWNER=65534:65534; fi
+	make_home
+	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	printf '%s\n' "$git_sbx" >"$H/proj/omp-protect-git.sbx"
+	echo edit >>"$H/proj/a.txt"
+	git -C "$H/proj" config user.name t && git -C "$H/proj" config user.email t@x
+	chown -R "$OWNER" "$H/proj"
+	before=$(sums); head0=$(git -C "$H/proj" rev-parse HEAD)
+	comp=$(recipe_sh "$H/proj" "sbc omp-protect-git.sbx -o omp-protect-git.sb")
+	out=$(recipe_sh "$H/proj" "$git_sh2")
+	out=$out$(recipe_sh "$H/proj" "sbrun omp-protect-git.sb -- /bin/sh -c 'echo x >.git/hooks/pre-commit && echo HOOK-WRITTEN; echo y >>.git/config && echo CONFIG-WRITTEN'")
+	head1=$(git -C "$H/proj" rev-parse HEAD 2>/dev/null)
+	check "[$ID] cookbook (docs/cookbook.md): the protect-git recipe as written commits, with no narrowing warned" \
+		bash -c '[ "$1" != "$2" ] && ! grep -q -e "narrower than the policy" -e HOOK-WRITTEN -e CONFIG-WRITTEN <<<"$3"' _ "$head0" "$head1" "$comp$out"
+	check "[$ID] cookbook: after the recipe .git/hooks and .git/config are unchanged" test "$before" = "$(sums)"
+	mapfile -t git_lines <<<"$git_sh1"
+	ex=$(recipe_sh "$H/proj" "cd $P && ${git_lines[0]}")
+	check "[$ID] cookbook: the recipe's first explain line says what its comment says" \
+		bash -c 'line=$(sed -n "1s/.*# deny, line \([0-9]*\).*/\1/p" <<<"$2"); [ -n "$line" ] && grep -q "^deny:" <<<"$1" && grep -q "policy: omp-protect-git.sbx:$line\$" <<<"$1"' _ "$ex" "$git_sh1"
+	ex=$(recipe_sh "$H/proj" "cd $P && ${git_lines[1]}")
+	check "[$ID] cookbook: the recipe's second explain line says allow" grep -q "^allow:" <<<"$ex"
+
+	make_home
+	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	printf '%s\n' "$env_sbx" >"$H/proj/omp-env.sbx"
+	echo "API_KEY=SBX-ENV-SECRET-$ID" >"$H/proj/.env"
+	chown -R "$OWNER" "$H/proj"
+	# the recipe's lines one by one: each is checked by what its comment says
+	mapfile -t env_lines <<<"$env_sh"
+	out0=$(recipe_sh "$H/proj" "${env_lines[0]}"); rc0=$?
+	out1=$(recipe_sh "$H/proj" "${env_lines[1]}"); rc1=$?
+	out2=$(recipe_sh "$H/proj" "${env_lines[2]}"); rc2=$?
+	check "[$ID] cookbook (docs/cookbook.md): the .env recipe compiles as written" test "$rc0" -eq 0
+	check "[$ID] cookbook: '${env_lines[1]%%#*}' lists .env, no narrowing warned" \
+		bash -c '[ "$2" -eq 0 ] && grep -qx .env <<<"$1" && ! grep -q "narrower than the policy" <<<"$1"' _ "$out1" "$rc1"
+	check "[$ID] cookbook: '${env_lines[2]%%#*}' is Permission denied and shows no secret" \
+		bash -c '[ "$2" -ne 0 ] && grep -q "Permission denied" <<<"$1" && ! grep -q SBX-ENV-SECRET <<<"$1"' _ "$out2" "$rc2"
+done
+
+# ---- EXDEV across a bound-back tree (docs/limitations.md L19): real tools ----
+for ID in root user; do
+	if [ $ID = root ]; then H=/home/root-m OWNER=0:0; else H=/home/user-m OWNER=65534:65534; fi
+	make_home
+	mkdir -p "$H/.npm" "$H/proj/pkg"
+	printf '{"name":"tiny-pkg","version":"1.0.0"}\n' >"$H/proj/pkg/package.json"
+	echo 'module.exports = 42;' >"$H/proj/pkg/index.js"
+	chown -R "$OWNER" "$H"
+	out=$(run omp '
+		echo moved >~/.omp/f && mv ~/.omp/f ./f && [ "$(cat f)" = moved ] && [ ! -e ~/.omp/f ] && echo MV-OK
+		t=$(mktemp) && python3 -c "import os, sys; os.rename(sys.argv[1], \"renamed\")" "$t" 2>&1 | tail -1
+		t=$(mktemp) && python3 -c "import shutil, sys; shutil.move(sys.argv[1], \"moved2\")" "$t" && [ -f moved2 ] && echo SHUTIL-OK
+		git mv a.txt b.txt && git -c user.name=t -c user.email=t@x commit -qm mv && echo GIT-MV-OK
+		if command -v npm >/dev/null; then
+			(cd pkg && npm pack --silent >/dev/null) && mkdir app && cd app && echo "{}" >package.json &&
+			npm install --offline --no-audit --no-fund ../pkg/tiny-pkg-1.0.0.tgz >/dev/null 2>&1 &&
+			node -e "process.exit(require(\"tiny-pkg\") === 42 ? 0 : 1)" && echo NPM-OK; cd ..
+		else echo NPM-MISSING; fi
+		w=$(ls /usr/share/python-wheels/setuptools-*.whl 2>/dev/null | head -1)
+		if [ -n "$w" ]; then
+			python3 -m venv .venv && .venv/bin/pip install -q --no-index --force-reinstall --no-deps "$w" 2>&1 | tail -1 &&
+			.venv/bin/python -c "import setuptools" && echo PIP-OK
+		else echo PIP-MISSING; fi')
+	check "[$ID] EXDEV: mv from ~/.omp into the workspace copies (MV-OK)" grep -q MV-OK <<<"$out"
+	check "[$ID] EXDEV: git mv and commit in the workspace work" grep -q GIT-MV-OK <<<"$out"
+	check "[$ID] EXDEV: Python's shutil.move from /tmp into the workspace copies" grep -q SHUTIL-OK <<<"$out"
+	check "[$ID] EXDEV: a bare os.rename from /tmp into the workspace fails with EXDEV (documented)" \
+		grep -q "Errno 18" <<<"$out"
+	if grep -q NPM-MISSING <<<"$out"; then echo "SKIP: [$ID] npm missing"
+	else check "[$ID] EXDEV: npm install of a local package (cache in ~/.npm) works" grep -q NPM-OK <<<"$out"; fi
+	if grep -q PIP-MISSING <<<"$out"; then echo "SKIP: [$ID] no wheel in /usr/share/python-wheels"
+	else check "[$ID] EXDEV: pip install of a wheel into a venv in the workspace works" grep -q PIP-OK <<<"$out"; fi
+	grep -q -e MV-OK <<<"$out" || echo "$out" | head -20
+done
+
 # ---- the two plan bugs (root: they need mounts made before the launch) ----
 ID=root H=/home/root-m OWNER=0:0
 make_home
@@ -199,6 +301,22 @@ for mech in complement masks; do
 done
 MECHOPT=()
 umount $X/chroot/proc
+# sysfs and devtmpfs below /tmp: no rule there may carry a right to write,
+# create or use devices (the canonical /sys and /dev have none of those)
+mkdir -p $X/chroot/sys $X/chroot/dev
+if mount -t sysfs sysfs $X/chroot/sys && mount -t devtmpfs devtmpfs $X/chroot/dev; then
+	for mech in complement masks; do
+		plan=$(cd "$H/proj" && "$SBRUN" --mechanism $mech --plan $P/omp.sb 2>&1)
+		check "[$mech] a sysfs or devtmpfs below /tmp gets no write, create or device right" \
+			bash -c '! grep -E "^rule [a-z]+ $1/(sys|dev)(/| ).*(write_file|make_|remove_|ioctl_dev)" <<<"$2"' _ "$X/chroot" "$plan"
+		out=$(run omp "head -c1 $X/chroot/dev/zero >/dev/null && echo DEVTMPFS-OPENED; ls $X/chroot/sys >/dev/null && echo SYSFS-LISTED")
+		check "[$mech] ... a device there cannot be opened (its /tmp path is no way around the /dev allowlist)" \
+			bash -c '! grep -q DEVTMPFS-OPENED <<<"$1"' _ "$out"
+	done
+	umount $X/chroot/sys $X/chroot/dev
+else
+	echo "SKIP: cannot mount sysfs and devtmpfs here"
+fi
 
 echo
 echo "masks: $npass passed, $nfail failed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # suite-probe-tree.sh - soundness: for several profiles and hundreds of
 # (operation, path) pairs, the kernel under the Landlock plan must never
-# allow what sb_decide() denies.  Cases where the kernel is stricter are
+# allow what sb_eval_decide() denies.  Cases where the kernel is stricter are
 # listed.  Runs as root in a private mount namespace (tmpfs /home, /mnt),
 # once per mechanism: masks (private mount namespace) and the complement
 # expansion.  With masks, no stricter case may lie in the workspace outside

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compiler/cli/cmds.h"
+#include "compiler/cli/query_opts.h"
 #include "compiler/common/diag.h"
 #include "compiler/eval/egress_eval.h"
 #include "compiler/eval/eval.h"
@@ -440,20 +441,18 @@ static int compare_hosts(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 	return rc;
 }
 
-/* Has unmodelled forms other than inert ones (sbpl_read.h).  */
+/* Has unmodelled forms other than inert ones (ir.h).  */
 static bool has_forms(const sb_profile *p)
 {
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		if (strncmp(p->unmodelled[i].reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT)))
+		if (p->unmodelled[i].kind != SB_UNMODELLED_INERT)
 			return true;
 	return false;
 }
 
 typedef struct diff_opts {
 	const char *old_file, *new_file;
-	bool json;
-	bool sample;    /* --sample: the documented sample values, not this machine's */
-	sb_bindings defs;
+	sb_query_opts q;   /* -D, --sample, --format */
 } diff_opts;
 
 static void diff_usage(FILE *f)
@@ -471,41 +470,18 @@ static void diff_usage(FILE *f)
 
 static int parse_diff_args(diff_opts *o, int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256, OPT_SAMPLE };
 	static const struct option longopts[] = {
-		{ "sample", no_argument, NULL, OPT_SAMPLE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
+		SB_QOPT_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
-	char msg[256];
-	const char *why;
 	sb_getopt_reset();
-	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
-		switch (c) {
-		case 'h':
+	for (int c; (c = getopt_long(argc, argv, SB_QOPT_SHORT, longopts, NULL)) != -1;) {
+		int shared = sb_query_opt(&o->q, "diff", c, argv);
+		if (shared < 0)
+			return SB_EXIT_DIFF_ERROR;
+		if (c == 'h') {
 			diff_usage(stdout);
 			return 0;
-		case OPT_SAMPLE:
-			o->sample = true;
-			break;
-		case 'D':
-			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
-				fprintf(stderr, "sbc diff: error: -D '%s': %s\n", optarg, why);
-				return SB_EXIT_DIFF_ERROR;
-			}
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "sbc diff: error: unknown format '%s' (text or json)\n", optarg);
-				return SB_EXIT_DIFF_ERROR;
-			}
-			o->json = !strcmp(optarg, "json");
-			break;
-		default:
-			fprintf(stderr, "sbc diff: error: %s (see sbc diff --help)\n",
-				sb_getopt_problem(c, argv, msg, sizeof msg));
-			return SB_EXIT_DIFF_ERROR;
 		}
 	}
 	if (optind < argc)
@@ -568,25 +544,25 @@ int sb_cmd_diff(int argc, char **argv)
 	diff_opts o = { 0 };
 	int rc = parse_diff_args(&o, argc, argv);
 	if (rc >= 0) {
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return rc;
 	}
 	rc = SB_EXIT_DIFF_ERROR;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
-	sb_profile *a = sb_load_profile(o.old_file, &o.defs, d);
-	sb_profile *b = a ? sb_load_profile(o.new_file, &o.defs, d) : NULL;
+	sb_profile *a = sb_load_profile(o.old_file, &o.q.defs, d);
+	sb_profile *b = a ? sb_load_profile(o.new_file, &o.q.defs, d) : NULL;
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *ba = NULL, *bb = NULL;
 	sb_probes probes = { 0 };
 	changes ch = { 0 };
 	if (!a || !b)
 		goto out;
-	sb_eval_bindings(a, &o.defs, &used, &samples);
-	sb_eval_bindings(b, &o.defs, &used, &samples);
+	sb_eval_bindings(a, &o.q.defs, &used, &samples);
+	sb_eval_bindings(b, &o.q.defs, &used, &samples);
 	const sb_profile *both[2] = { a, b };
-	if (!o.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
+	if (!o.q.sample && sb_cli_bind_machine(both, 2, &used, &samples, d) != 0)
 		goto out;
 	ba = sb_profile_bind(a, &used, NULL, NULL);
 	bb = sb_profile_bind(b, &used, NULL, NULL);
@@ -596,13 +572,6 @@ int sb_cmd_diff(int argc, char **argv)
 	sb_probes_add_bindings(&probes, &used);
 	sb_probes_finish(&probes);
 
-	/* Unmodelled forms (import, macro calls) make every decision unknown on
-	 * their side, which would hide every rule change: compare what the
-	 * modelled rules decide, and the forms themselves as text below.  */
-	sb_unmodelled *um_a = ba->unmodelled, *um_b = bb->unmodelled;
-	size_t num_a = ba->nunmodelled, num_b = bb->nunmodelled;
-	ba->unmodelled = bb->unmodelled = NULL;
-	ba->nunmodelled = bb->nunmodelled = 0;
 
 	unsigned vnodes[9] = { 0 };
 	size_t nvnodes = 1;
@@ -614,14 +583,18 @@ int sb_cmd_diff(int argc, char **argv)
 	bool widen = false, narrow = false;
 	/* every probe asks each profile ~40 questions: index the rules once,
 	 * ask per probe, and sort the changes into (operation, probe) order */
-	sb_eval_index *ia = sb_eval_index_new(ba), *ib = sb_eval_index_new(bb);
+	/* Unmodelled forms (import, macro calls) make every decision unknown on
+	 * their side, which would hide every rule change: compare what the
+	 * modelled rules decide, and the forms themselves as text below.  */
+	sb_eval *ia = sb_eval_new(ba, SB_EVAL_IGNORE_UNMODELLED);
+	sb_eval *ib = sb_eval_new(bb, SB_EVAL_IGNORE_UNMODELLED);
 	for (size_t i = 0; i < probes.n; i++)
 		for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++) {
 			/* With vnode filters, a probe changes when any type changes;
 			 * the first changing type is reported. */
 			for (size_t v = 0; v < nvnodes; v++) {
-				sb_decision da = sb_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
-				sb_decision db = sb_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision da = sb_eval_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
+				sb_decision db = sb_eval_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
 				if (da.kind == db.kind)
 					continue;
 				add_change(&ch, (change){ (sb_op)op, i, da.kind, db.kind, da.rule, db.rule });
@@ -634,16 +607,11 @@ int sb_cmd_diff(int argc, char **argv)
 		}
 	if (ch.n)
 		qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
-	sb_eval_index_free(ia);
-	sb_eval_index_free(ib);
+	sb_eval_free(ia);
+	sb_eval_free(ib);
 
-	ba->unmodelled = um_a;
-	ba->nunmodelled = num_a;
-	bb->unmodelled = um_b;
-	bb->nunmodelled = num_b;
-
-	diff_ctx x = { &probes, &ch, o.json, true, stdout };
-	if (o.json)
+	diff_ctx x = { &probes, &ch, o.q.json, true, stdout };
+	if (o.q.json)
 		fputs("{\"changes\":[", stdout);
 	print_changes(&x);
 	int trc = compare_text(ba, bb, &x);
@@ -657,10 +625,10 @@ int sb_cmd_diff(int argc, char **argv)
 	else if (hrc == SB_EXIT_DIFF_NARROWER)
 		narrow = true;
 	rc = widen ? SB_EXIT_DIFF_WIDER : narrow ? SB_EXIT_DIFF_NARROWER : SB_EXIT_DIFF_SAME;
-	if (o.json) {
+	if (o.q.json) {
 		fprintf(stdout, "%s],\"widening\":%s,\"narrowing\":%s,\"probes\":%zu,\"bindings\":\"%s\",\"params\":{",
 			x.first_json ? "" : "\n", widen ? "true" : "false", narrow ? "true" : "false", probes.n,
-			o.sample ? "sample" : "machine");
+			o.q.sample ? "sample" : "machine");
 		for (size_t i = 0; i < used.n; i++) {
 			fputs(i ? "," : "", stdout);
 			sb_json_string(stdout, used.v[i].name);
@@ -680,7 +648,7 @@ int sb_cmd_diff(int argc, char **argv)
 		for (size_t i = 0; i < samples.n; i++)
 			if (samples.v[i].nvalues == 1)
 				printf(", %s=%s sample", samples.v[i].name, samples.v[i].values[0]);
-		printf("; bindings: %s)\n", o.sample ? "the documented samples" : "this machine, as sbrun would bind them");
+		printf("; bindings: %s)\n", o.q.sample ? "the documented samples" : "this machine, as sbrun would bind them");
 	}
 out:
 	sb_diag_flush(d);
@@ -692,7 +660,7 @@ out:
 	sb_profile_free(b);
 	sb_bindings_clear(&used);
 	sb_bindings_clear(&samples);
-	sb_bindings_clear(&o.defs);
+	sb_bindings_clear(&o.q.defs);
 	sb_diag_free(d);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compiler/cli/cmds.h"
+#include "compiler/cli/query_opts.h"
 #include "compiler/common/diag.h"
 #include "compiler/eval/eval.h"
 #include "compiler/ir/ir.h"
@@ -28,9 +29,7 @@ typedef struct explain_opts {
 	const char *path_arg;
 	const char *vnode_name;
 	const char *host_arg;        /* --host NAME[:PORT] */
-	bool json;
-	bool sample;    /* --sample: the documented sample values, not this machine's */
-	sb_bindings defs;
+	sb_query_opts q;   /* -D, --sample, --format */
 } explain_opts;
 
 static void explain_usage(FILE *f)
@@ -60,21 +59,22 @@ static void explain_usage(FILE *f)
 /* Returns -1 to continue, else an exit status.  */
 static int parse_args(explain_opts *o, int argc, char **argv)
 {
-	enum { OPT_OP = 256, OPT_PATH, OPT_VNODE, OPT_FORMAT, OPT_HOST, OPT_SAMPLE };
+	enum { OPT_OP = SB_QOPT__NEXT, OPT_PATH, OPT_VNODE, OPT_HOST };
 	static const struct option longopts[] = {
-		{ "sample", no_argument, NULL, OPT_SAMPLE },
+		SB_QOPT_LONG,
 		{ "op", required_argument, NULL, OPT_OP },
 		{ "path", required_argument, NULL, OPT_PATH },
 		{ "vnode", required_argument, NULL, OPT_VNODE },
 		{ "host", required_argument, NULL, OPT_HOST },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char msg[256];
-	const char *why;
 	sb_getopt_reset();
-	for (int c; (c = getopt_long(argc, argv, ":hD:", longopts, NULL)) != -1;) {
+	for (int c; (c = getopt_long(argc, argv, SB_QOPT_SHORT, longopts, NULL)) != -1;) {
+		int shared = sb_query_opt(&o->q, "explain", c, argv);
+		if (shared < 0)
+			return SB_EXIT_EXPLAIN_ERROR;
+		if (shared > 0)
+			continue;
 		switch (c) {
 		case 'h':
 			explain_usage(stdout);
@@ -88,29 +88,9 @@ static int parse_args(explain_opts *o, int argc, char **argv)
 		case OPT_VNODE:
 			o->vnode_name = optarg;
 			break;
-		case OPT_SAMPLE:
-			o->sample = true;
-			break;
 		case OPT_HOST:
 			o->host_arg = optarg;
 			break;
-		case 'D':
-			if ((why = sb_bindings_parse_define(&o->defs, optarg))) {
-				fprintf(stderr, "sbc explain: error: -D '%s': %s\n", optarg, why);
-				return SB_EXIT_EXPLAIN_ERROR;
-			}
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "sbc explain: error: unknown format '%s' (text or json)\n", optarg);
-				return SB_EXIT_EXPLAIN_ERROR;
-			}
-			o->json = !strcmp(optarg, "json");
-			break;
-		default:
-			fprintf(stderr, "sbc explain: error: %s (see sbc explain --help)\n",
-				sb_getopt_problem(c, argv, msg, sizeof msg));
-			return SB_EXIT_EXPLAIN_ERROR;
 		}
 	}
 	if (optind < argc)
@@ -186,7 +166,7 @@ static void print_json(FILE *f, const explain_opts *o, sb_op op, const char *pat
 {
 	fputs("{\"decision\":", f);
 	sb_json_string(f, kind_word(d->kind));
-	fprintf(f, ",\"bindings\":\"%s\"", o->sample ? "sample" : "machine");
+	fprintf(f, ",\"bindings\":\"%s\"", o->q.sample ? "sample" : "machine");
 	fputs(",\"operation\":", f);
 	sb_json_string(f, sb_op_name(op));
 	fputs(",\"via\":", f);
@@ -311,7 +291,7 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 		for (size_t i = 0; i < used->n; i++) {
 			const sb_binding *b = &used->v[i];
 			fprintf(f, " %s=", b->name);
-			if (!strncmp(b->name, "TOOL_", 5) && b->is_list) {
+			if (sb_param_is_gate_name(b->name) && b->is_list) {
 				/* a preset's gate (docs/language.md, "preset") */
 				fputs(b->nvalues ? "on" : "off", f);
 				continue;
@@ -366,7 +346,7 @@ static int explain_host(const explain_opts *o)
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);
-	sb_profile *p = sb_load_profile(o->input, &o->defs, d);
+	sb_profile *p = sb_load_profile(o->input, &o->q.defs, d);
 	int rc = SB_EXIT_EXPLAIN_ERROR;
 	if (!p)
 		goto out;
@@ -374,7 +354,7 @@ static int explain_host(const explain_opts *o)
 	sb_egress_answer_for(p, &dst, &ans);
 	bool allowed = ans.allowed, by_proxy = ans.by_proxy;
 	const char *rule = ans.text, *origin = ans.origin;
-	if (o->json) {
+	if (o->q.json) {
 		fputs("{\"host\":", stdout);
 		sb_json_string(stdout, dst.host);
 		printf(",\"port\":%d,\"decision\":\"%s\",\"by_proxy\":%s,\"rule\":", dst.port,
@@ -408,12 +388,12 @@ int sb_cmd_explain(int argc, char **argv)
 	explain_opts o = { 0 };
 	int rc = parse_args(&o, argc, argv);
 	if (rc >= 0) {
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return rc;
 	}
 	if (o.host_arg) {
 		rc = explain_host(&o);
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return rc;
 	}
 	rc = SB_EXIT_EXPLAIN_ERROR;
@@ -425,28 +405,29 @@ int sb_cmd_explain(int argc, char **argv)
 		fprintf(stderr, "sbc explain: error: %s operation '%s' (use an SBPL file operation or "
 				"read, write, stat, list, exec, create, delete)\n",
 			op < 0 ? "unknown" : "unmodelled", o.op_name);
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return SB_EXIT_EXPLAIN_ERROR;
 	}
 	if (!strcmp(o.op_name, "list"))
 		vnode = SB_VNODE_DIRECTORY;
 	if (o.vnode_name && !(vnode = sb_vnode_query_type(o.vnode_name))) {
 		fprintf(stderr, "sbc explain: error: unknown vnode type '%s'\n", o.vnode_name);
-		sb_bindings_clear(&o.defs);
+		sb_bindings_clear(&o.q.defs);
 		return SB_EXIT_EXPLAIN_ERROR;
 	}
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
 	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
-	sb_profile *p = sb_load_profile(o.input, &o.defs, d);
+	sb_profile *p = sb_load_profile(o.input, &o.q.defs, d);
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *bound = NULL;
+	sb_eval *ev = NULL;
 	char *path = NULL, *seen = NULL;
 	if (!p)
 		goto out;
-	sb_eval_bindings(p, &o.defs, &used, &samples);
-	if (!o.sample &&
+	sb_eval_bindings(p, &o.q.defs, &used, &samples);
+	if (!o.q.sample &&
 	    sb_cli_bind_machine((const sb_profile *const *)&p, 1, &used, &samples, d) != 0)
 		goto out;
 	bound = sb_profile_bind(p, &used, NULL, NULL);
@@ -457,16 +438,17 @@ int sb_cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	seen = sb_path_private_alias(path);
-	sb_decision dec = sb_decide(bound, (sb_op)op, path, vnode);
+	ev = sb_eval_new(bound, 0);
+	sb_decision dec = sb_eval_decide(ev, (sb_op)op, path, vnode);
 	char *link = alias_link(path, seen);
 	sb_decision ld = { 0 };
 	if (link)
-		ld = sb_decide_node(bound, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
-	if (o.json) {
+		ld = sb_eval_decide_node(ev, SB_OP_FILE_READ_METADATA, link, SB_VNODE_SYMLINK);
+	if (o.q.json) {
 		print_json(stdout, &o, (sb_op)op, path, seen, &dec, &used, &samples, link, &ld);
 	} else {
 		print_text(stdout, (sb_op)op, path, seen, &dec, &used, &samples);
-		printf("bindings: %s\n", o.sample ? "the documented samples (--sample)"
+		printf("bindings: %s\n", o.q.sample ? "the documented samples (--sample)"
 					 : "this machine, as sbrun would bind them (-D overrides; "
 					   "--sample for the documented samples)");
 		if (link)
@@ -478,11 +460,12 @@ out:
 	sb_diag_flush(d);
 	free(path);
 	free(seen);
+	sb_eval_free(ev);
 	sb_profile_free(bound);
 	sb_profile_free(p);
 	sb_bindings_clear(&used);
 	sb_bindings_clear(&samples);
-	sb_bindings_clear(&o.defs);
+	sb_bindings_clear(&o.q.defs);
 	sb_diag_free(d);
 	return rc;
 }

@@ -60,9 +60,12 @@ static void dump_str(const sb_str *s, FILE *out)
 	case SB_STR_LIT:
 		fprintf(out, "\"%s\"", s->text);
 		break;
-	case SB_STR_PARAM:
-		fprintf(out, "$%s", s->text);
+	case SB_STR_PARAM: {
+		char *spelling = sb_param_spelling(&s->param);
+		fprintf(out, "$%s", spelling);
+		free(spelling);
 		break;
+	}
 	case SB_STR_APPEND:
 		for (size_t i = 0; i < s->nparts; i++) {
 			fputs(i ? " + " : "", out);

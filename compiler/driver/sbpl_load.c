@@ -94,16 +94,14 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		      sb_bindings *samples)
 {
 	size_t n = 0;
-	char **params = sb_profile_params(p, &n);
+	sb_param *params = sb_profile_params(p, &n);
 	for (size_t i = 0; i < defs->n; i++) {
 		const sb_binding *bd = &defs->v[i];
-		char *list_name = NULL;
-		list_name = xasprintf("%s*", bd->name);
 		bool is_list = bd->is_list;
 		for (size_t k = 0; k < n; k++)
-			if (!strcmp(params[k], list_name))
+			if (params[k].kind == SB_PARAM_LIST && !params[k].index &&
+			    !strcmp(params[k].name, bd->name))
 				is_list = true;
-		free(list_name);
 		if (is_list && !bd->is_list && bd->nvalues == 1)
 			split_list(out, bd->name, bd->values[0]);
 		else if (bd->is_list || bd->nvalues != 1)
@@ -111,19 +109,12 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 		else
 			sb_bindings_set(out, bd->name, bd->values[0]);
 	}
-	/* sbrun --print-profile writes its -D list as header comments
-	 * (";;   -D NAME=VALUE"): values the command line did not give. */
-	for (size_t i = 0; i < p->nheader; i++) {
-		const char *h = p->header[i];
-		if (strncmp(h, "-D ", 3))
-			continue;
-		const char *name = h + 3, *eq = strchr(name, '=');
-		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
-			continue;
-		char *nm = xstrndup(name, (size_t)(eq - name));
-		if (!strpbrk(nm, " \t*") && !sb_bindings_get(out, nm))
-			sb_bindings_set(out, nm, eq + 1);
-		free(nm);
+	/* sbrun --print-profile carries its -D list in the profile
+	 * (launch_params): values the command line did not give. */
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *lp = &p->launch_params.v[i];
+		if (lp->nvalues == 1 && !sb_bindings_get(out, lp->name))
+			sb_bindings_set(out, lp->name, lp->values[0]);
 	}
 	for (size_t k = 0; k < 3; k++)
 		if (!sb_bindings_get(out, samples_tab[k][0])) {
@@ -132,23 +123,18 @@ void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings 
 				sb_bindings_set(samples, samples_tab[k][0], samples_tab[k][1]);
 		}
 	for (size_t k = 0; k < n; k++) {
-		size_t len = strlen(params[k]);
-		if (len > 1 && params[k][len - 1] == '*' && !strstr(params[k], "..")) {
-			char *base = xstrndup(params[k], len - 1);
-			if (!sb_bindings_get(out, base)) {
-				/* a tool preset's gate (TOOL_NAME*, docs/language.md) is on,
-				 * as the launcher's default; other lists are empty */
-				static const char *const gate_on[] = { "" };
-				size_t nv = strncmp(base, "TOOL_", 5) == 0 ? 1 : 0;
-				sb_bindings_set_list(out, base, gate_on, nv);
-				if (samples)
-					sb_bindings_set_list(samples, base, gate_on, nv);
-			}
-			free(base);
+		const sb_param *pm = &params[k];
+		if (pm->kind == SB_PARAM_LIST && !pm->index && !sb_bindings_get(out, pm->name)) {
+			/* a tool preset's gate (docs/language.md, "preset") is on,
+			 * as the launcher's default; other lists are empty */
+			static const char *const gate_on[] = { "" };
+			size_t nv = pm->tool ? 1 : 0;
+			sb_bindings_set_list(out, pm->name, gate_on, nv);
+			if (samples)
+				sb_bindings_set_list(samples, pm->name, gate_on, nv);
 		}
-		free(params[k]);
 	}
-	free(params);
+	sb_param_array_free(params, n);
 }
 
 char *sb_query_path(const char *arg, const sb_bindings *b, const char **why)

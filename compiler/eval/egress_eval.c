@@ -24,7 +24,9 @@ void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answe
 	out->rule = -1;
 	const sb_egress *e = &p->egress;
 	if (!sb_egress_filtered(e)) {
-		sb_decision nd = sb_decide(p, SB_OP_NETWORK_OUTBOUND, "/", 0);
+		sb_eval *ev = sb_eval_new(p, 0);
+		sb_decision nd = sb_eval_decide(ev, SB_OP_NETWORK_OUTBOUND, "/", 0);
+		sb_eval_free(ev);
 		out->allowed = nd.kind == SB_DEC_ALLOW;
 		out->sbpl = nd.rule;
 		snprintf(out->text, sizeof out->text, "no host rules: the network is %s for every host",

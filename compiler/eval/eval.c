@@ -1,4 +1,4 @@
-/* eval.c - sb_decide(): Seatbelt's per-operation decision model, with the
+/* eval.c - sb_eval_decide(): Seatbelt's per-operation decision model, with the
  * folk "text" model alongside and three-valued filter logic (eval.h,
  * docs/sbpl-model.md).  */
 #include "compiler/eval/eval.h"
@@ -8,18 +8,51 @@
 #include <string.h>
 
 #include "compiler/common/path.h"
-#include "compiler/sbpl/sbpl_read.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 typedef enum { T_FALSE, T_TRUE, T_UNKNOWN } tri;
 
-/* What the evaluator derives once per filter (kept in sb_filter.cache).  */
+typedef struct ilist {
+	size_t *v;
+	size_t n, cap;
+} ilist;
+
+struct sb_eval {
+	const sb_profile *p;
+	unsigned flags;        /* SB_EVAL_* */
+	sb_strmap *prepared;   /* filter address -> fcache */
+	/* The index, built on the first indexed question.  */
+	bool indexed;
+	ilist always;          /* unfiltered rules and rules with a filter that
+				  is not a literal or subpath of a known string */
+	sb_strmap *literal;    /* string -> ilist of rules with (literal s) */
+	sb_strmap *subpath;    /* string -> ilist of rules with (subpath s) */
+	sb_strmap *prefix;     /* string -> ilist of rules with (prefix s) */
+	size_t nprefix;
+	char *last;            /* the last path asked about ... */
+	size_t lastcap;
+	ilist cands;           /* ... and its candidates */
+	ilist scratch;
+	/* Decisions for one (path, vnode), per operation: an operation that no
+	 * candidate rule names decides as its parent does (both models walk
+	 * the fallback chain and skip a level nothing names), so callers that
+	 * ask every operation of a path (sbc diff) decide each level once.  */
+	char *memo_path;
+	size_t memo_cap;
+	bool memo_named[SB_OP__COUNT];
+	/* slot 0: vnode 0 (unknown); slot b + 1: the single type 1 << b */
+	bool memo_valid[9][SB_OP__COUNT];
+	sb_decision memo[9][SB_OP__COUNT];
+};
+
+/* What the evaluator derives once per filter, kept in the evaluation
+ * context (sb_eval) by the filter's address: the profile is never written.  */
 typedef struct fcache {
 	const char *str;           /* the resolved filter string, NULL when unbound */
 	char *owned;               /* str when it had to be built (string-append) */
 	size_t len;
-	const char *unbound;       /* first unbound param name */
+	char *unbound;             /* first unbound param's spelling */
 	bool re_ready, re_ok;
 	regex_t re;
 } fcache;
@@ -50,11 +83,12 @@ static void fcache_free(void *p)
 	if (c->re_ready && c->re_ok)
 		regfree(&c->re);
 	free(c->owned);
+	free(c->unbound);
 	free(c);
 }
 
 /* Concatenate an all-literal string expression; false at the first param.  */
-static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **unbound)
+static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound)
 {
 	switch (s->kind) {
 	case SB_STR_LIT: {
@@ -66,7 +100,7 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **u
 		return true;
 	}
 	case SB_STR_PARAM:
-		*unbound = s->text;
+		*unbound = sb_param_spelling(&s->param);
 		return false;
 	case SB_STR_APPEND:
 		for (size_t i = 0; i < s->nparts; i++)
@@ -77,11 +111,13 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, const char **u
 	return false;
 }
 
-static fcache *prepare(sb_filter *f)
+static fcache *prepare(sb_eval *ev, const sb_filter *f)
 {
-	if (f->cache)
-		return f->cache;
+	void **slot = sb_strmap_slot(ev->prepared, &f, sizeof f, true);
+	if (*slot)
+		return *slot;
 	fcache *c = xcalloc(1, sizeof *c);
+	*slot = c;
 	if (f->arg && f->arg->kind == SB_STR_LIT) {
 		c->str = f->arg->text;
 		c->len = strlen(c->str);
@@ -95,16 +131,15 @@ static fcache *prepare(sb_filter *f)
 			c->owned = NULL;
 		}
 	}
-	f->cache = c;
-	f->cache_free = fcache_free;
 	return c;
 }
 
-static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode, why *w);
+static tri match_filter(sb_eval *ev, const sb_filter *f, const char *q, size_t qlen, unsigned vnode,
+			why *w);
 
-static tri match_path(sb_filter *f, const char *q, size_t qlen, why *w)
+static tri match_path(sb_eval *ev, const sb_filter *f, const char *q, size_t qlen, why *w)
 {
-	fcache *c = prepare(f);
+	fcache *c = prepare(ev, f);
 	if (!c->str) {
 		note_unknown(w, "unbound param", c->unbound, f->loc);
 		return T_UNKNOWN;
@@ -137,14 +172,15 @@ static tri match_path(sb_filter *f, const char *q, size_t qlen, why *w)
 	}
 }
 
-static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode, why *w)
+static tri match_filter(sb_eval *ev, const sb_filter *f, const char *q, size_t qlen, unsigned vnode,
+			why *w)
 {
 	switch (f->kind) {
 	case SB_F_LITERAL:
 	case SB_F_SUBPATH:
 	case SB_F_PREFIX:
 	case SB_F_REGEX:
-		return match_path(f, q, qlen, w);
+		return match_path(ev, f, q, qlen, w);
 	case SB_F_VNODE_TYPE:
 		if (!vnode) {
 			note_unknown(w, "vnode type of the target unknown (give --vnode)", NULL, f->loc);
@@ -154,7 +190,7 @@ static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode
 	case SB_F_REQUIRE_ALL: {
 		tri acc = T_TRUE;
 		for (size_t i = 0; i < f->nkids; i++) {
-			tri t = match_filter(f->kids[i], q, qlen, vnode, w);
+			tri t = match_filter(ev, f->kids[i], q, qlen, vnode, w);
 			if (t == T_FALSE)
 				return T_FALSE;
 			if (t == T_UNKNOWN)
@@ -165,7 +201,7 @@ static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode
 	case SB_F_REQUIRE_ANY: {
 		tri acc = T_FALSE;
 		for (size_t i = 0; i < f->nkids; i++) {
-			tri t = match_filter(f->kids[i], q, qlen, vnode, w);
+			tri t = match_filter(ev, f->kids[i], q, qlen, vnode, w);
 			if (t == T_TRUE)
 				return T_TRUE;
 			if (t == T_UNKNOWN)
@@ -178,7 +214,7 @@ static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode
 			note_unknown(w, "malformed require-not", NULL, f->loc);
 			return T_UNKNOWN;
 		}
-		tri t = match_filter(f->kids[0], q, qlen, vnode, w);
+		tri t = match_filter(ev, f->kids[0], q, qlen, vnode, w);
 		return t == T_UNKNOWN ? T_UNKNOWN : t == T_TRUE ? T_FALSE : T_TRUE;
 	}
 	case SB_F_OPAQUE:
@@ -189,7 +225,8 @@ static tri match_filter(sb_filter *f, const char *q, size_t qlen, unsigned vnode
 }
 
 /* A rule's filters are ORed; no filter matches everything.  */
-static tri match_rule(const sb_rule *r, const char *q, size_t qlen, unsigned vnode, why *w)
+static tri match_rule(sb_eval *ev, const sb_rule *r, const char *q, size_t qlen, unsigned vnode,
+		      why *w)
 {
 	if (r->nfilters == 0)
 		return T_TRUE;
@@ -197,7 +234,7 @@ static tri match_rule(const sb_rule *r, const char *q, size_t qlen, unsigned vno
 	for (size_t i = 0; i < r->nfilters; i++) {
 		/* Collect the cause of an unknown only if it turns out to matter. */
 		why local = { 0 };
-		tri t = match_filter(r->filters[i], q, qlen, vnode, &local);
+		tri t = match_filter(ev, r->filters[i], q, qlen, vnode, &local);
 		if (t == T_TRUE)
 			return T_TRUE;
 		if (t == T_UNKNOWN) {
@@ -288,15 +325,16 @@ static const sb_rule *cands_at(const cands *c, const sb_profile *p, size_t k)
 	return p->rules[c->v ? c->v[k] : k];
 }
 
-static void offer_level(fold *fd, const sb_profile *p, const cands *c, sb_op o, const char *q,
-			size_t qlen, unsigned vnode)
+static void offer_level(fold *fd, sb_eval *ev, const cands *c, sb_op o, const char *q, size_t qlen,
+			unsigned vnode)
 {
+	const sb_profile *p = ev->p;
 	for (size_t k = cands_count(c, p); k-- > 0 && !fd->done;) {
 		const sb_rule *r = cands_at(c, p, k);
 		if (r->nfilters == 0 || !names_op(r, o))
 			continue;
 		why w = { 0 };
-		offer(fd, r, o, match_rule(r, q, qlen, vnode, &w), &w);
+		offer(fd, r, o, match_rule(ev, r, q, qlen, vnode, &w), &w);
 	}
 	for (size_t k = cands_count(c, p); k-- > 0 && !fd->done;) {
 		const sb_rule *r = cands_at(c, p, k);
@@ -307,11 +345,11 @@ static void offer_level(fold *fd, const sb_profile *p, const cands *c, sb_op o, 
 	}
 }
 
-static void per_op_model(fold *fd, const sb_profile *p, const cands *c, sb_op op, const char *q,
-			 size_t qlen, unsigned vnode)
+static void per_op_model(fold *fd, sb_eval *ev, const cands *c, sb_op op, const char *q, size_t qlen,
+			 unsigned vnode)
 {
 	for (sb_op o = op; !fd->done; o = sb_op_parent(o)) {
-		offer_level(fd, p, c, o, q, qlen, vnode);
+		offer_level(fd, ev, c, o, q, qlen, vnode);
 		if (o == SB_OP_DEFAULT)
 			break;
 	}
@@ -328,9 +366,10 @@ static bool names_chain(const sb_rule *r, const sb_op *chain, size_t n)
 
 /* The folk model: the textually last matching rule for op or any ancestor
  * decides; `default` stays a fallback.  */
-static void text_model(fold *fd, const sb_profile *p, const cands *c, sb_op op, const char *q,
-		       size_t qlen, unsigned vnode)
+static void text_model(fold *fd, sb_eval *ev, const cands *c, sb_op op, const char *q, size_t qlen,
+		       unsigned vnode)
 {
+	const sb_profile *p = ev->p;
 	sb_op chain[16];
 	size_t n = 0;
 	for (sb_op o = op; o != SB_OP_DEFAULT && n < 16; o = sb_op_parent(o))
@@ -340,19 +379,13 @@ static void text_model(fold *fd, const sb_profile *p, const cands *c, sb_op op, 
 		if (!names_chain(r, chain, n))
 			continue;
 		why w = { 0 };
-		offer(fd, r, op, match_rule(r, q, qlen, vnode, &w), &w);
+		offer(fd, r, op, match_rule(ev, r, q, qlen, vnode, &w), &w);
 	}
 	if (!fd->done)
-		offer_level(fd, p, c, SB_OP_DEFAULT, q, qlen, vnode);
+		offer_level(fd, ev, c, SB_OP_DEFAULT, q, qlen, vnode);
 	finish(fd);
 }
 
-/* Unmodelled forms that add no rules the IR does not hold: definitions,
- * and containers whose rules the reader extracted (SB_UNMODELLED_INERT).  */
-static bool is_inert(const sb_unmodelled *u)
-{
-	return u->reason && !strncmp(u->reason, SB_UNMODELLED_INERT, strlen(SB_UNMODELLED_INERT));
-}
 
 static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
 {
@@ -361,19 +394,22 @@ static sb_decision unknown(const char *reason, const char *what, sb_loc loc)
 	return d;
 }
 
-struct sb_eval_index;
-static cands index_cands(struct sb_eval_index *ix, const char *q, size_t qlen);
+static cands index_cands(sb_eval *ev, const char *q, size_t qlen);
 
-static sb_decision decide(const sb_profile *p, struct sb_eval_index *ix, sb_op op, const char *path,
-			  unsigned vnode, bool resolve)
+static sb_decision decide(sb_eval *ev, bool indexed, sb_op op, const char *path, unsigned vnode,
+			  bool resolve)
 {
+	const sb_profile *p = ev->p;
 	sb_loc none = { 0 };
 	if (!path || path[0] != '/')
 		return unknown("path is not absolute", path, none);
 	if (op == SB_OP_OTHER || (int)op < 0 || op >= SB_OP__COUNT)
 		return unknown("operation not modelled", NULL, none);
-	for (size_t i = 0; i < p->nunmodelled; i++)
-		if (!is_inert(&p->unmodelled[i]))
+	/* Containers whose rules the reader extracted add nothing the IR does
+	 * not hold; any other form may decide anything (unless the caller asked
+	 * for the modelled rules alone).  */
+	for (size_t i = 0; i < p->nunmodelled && !(ev->flags & SB_EVAL_IGNORE_UNMODELLED); i++)
+		if (p->unmodelled[i].kind != SB_UNMODELLED_INERT)
 			return unknown(p->unmodelled[i].reason, p->unmodelled[i].text, p->unmodelled[i].loc);
 
 	char *aliased = resolve && sb_path_is_private_aliased(path) ? sb_path_private_alias(path) : NULL;
@@ -381,11 +417,11 @@ static sb_decision decide(const sb_profile *p, struct sb_eval_index *ix, sb_op o
 	size_t qlen = strlen(q);
 
 	cands c = { NULL, 0 };
-	if (ix)
-		c = index_cands(ix, q, qlen);
+	if (indexed)
+		c = index_cands(ev, q, qlen);
 	fold per = { 0 }, text = { 0 };
-	per_op_model(&per, p, &c, op, q, qlen, vnode);
-	text_model(&text, p, &c, op, q, qlen, vnode);
+	per_op_model(&per, ev, &c, op, q, qlen, vnode);
+	text_model(&text, ev, &c, op, q, qlen, vnode);
 	free(aliased);
 
 	sb_decision d = { 0 };
@@ -405,46 +441,17 @@ static sb_decision decide(const sb_profile *p, struct sb_eval_index *ix, sb_op o
 	return d;
 }
 
-sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+sb_decision sb_eval_decide(sb_eval *ev, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(p, NULL, op, path, vnode, true);
+	return decide(ev, false, op, path, vnode, true);
 }
 
-sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode)
+sb_decision sb_eval_decide_node(sb_eval *ev, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(p, NULL, op, path, vnode, false);
+	return decide(ev, false, op, path, vnode, false);
 }
 
 /* ---- the index ---- */
-
-typedef struct ilist {
-	size_t *v;
-	size_t n, cap;
-} ilist;
-
-struct sb_eval_index {
-	const sb_profile *p;
-	ilist always;          /* unfiltered rules and rules with a filter that
-				  is not a literal or subpath of a known string */
-	sb_strmap *literal;    /* string -> ilist of rules with (literal s) */
-	sb_strmap *subpath;    /* string -> ilist of rules with (subpath s) */
-	sb_strmap *prefix;     /* string -> ilist of rules with (prefix s) */
-	size_t nprefix;
-	char *last;            /* the last path asked about ... */
-	size_t lastcap;
-	ilist cands;           /* ... and its candidates */
-	ilist scratch;
-	/* Decisions for one (path, vnode), per operation: an operation that no
-	 * candidate rule names decides as its parent does (both models walk
-	 * the fallback chain and skip a level nothing names), so callers that
-	 * ask every operation of a path (sbc diff) decide each level once.  */
-	char *memo_path;
-	size_t memo_cap;
-	bool memo_named[SB_OP__COUNT];
-	/* slot 0: vnode 0 (unknown); slot b + 1: the single type 1 << b */
-	bool memo_valid[9][SB_OP__COUNT];
-	sb_decision memo[9][SB_OP__COUNT];
-};
 
 static void ilist_push(ilist *l, size_t i)
 {
@@ -477,11 +484,11 @@ static void ilist_free(void *v)
 }
 
 /* Where a filter goes: NULL when it may match any path.  */
-static sb_strmap *filter_map(sb_eval_index *ix, sb_filter *f, fcache **c)
+static sb_strmap *filter_map(sb_eval *ix, const sb_filter *f, fcache **c)
 {
 	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH && f->kind != SB_F_PREFIX)
 		return NULL;
-	*c = prepare(f);
+	*c = prepare(ix, f);
 	if (!(*c)->str)
 		return NULL;
 	if (f->kind == SB_F_LITERAL)
@@ -494,10 +501,19 @@ static sb_strmap *filter_map(sb_eval_index *ix, sb_filter *f, fcache **c)
 	return ix->subpath;
 }
 
-sb_eval_index *sb_eval_index_new(const sb_profile *p)
+sb_eval *sb_eval_new(const sb_profile *p, unsigned flags)
 {
-	sb_eval_index *ix = xcalloc(1, sizeof *ix);
-	ix->p = p;
+	sb_eval *ev = xcalloc(1, sizeof *ev);
+	ev->p = p;
+	ev->flags = flags;
+	ev->prepared = sb_strmap_new();
+	return ev;
+}
+
+static void build_index(sb_eval *ix)
+{
+	const sb_profile *p = ix->p;
+	ix->indexed = true;
 	ix->literal = sb_strmap_new();
 	ix->subpath = sb_strmap_new();
 	ix->prefix = sb_strmap_new();
@@ -519,18 +535,19 @@ sb_eval_index *sb_eval_index_new(const sb_profile *p)
 			ix->nprefix += m == ix->prefix;
 		}
 	}
-	return ix;
 }
 
-void sb_eval_index_free(sb_eval_index *ix)
+void sb_eval_free(sb_eval *ix)
 {
 	if (!ix)
 		return;
 	sb_strmap *maps[] = { ix->literal, ix->subpath, ix->prefix };
-	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+	for (size_t i = 0; ix->indexed && i < sizeof maps / sizeof *maps; i++) {
 		sb_strmap_each(maps[i], ilist_free);
 		sb_strmap_free(maps[i]);
 	}
+	sb_strmap_each(ix->prepared, fcache_free);
+	sb_strmap_free(ix->prepared);
 	free(ix->always.v);
 	free(ix->scratch.v);
 	free(ix->cands.v);
@@ -554,9 +571,11 @@ static int cmp_index(const void *a, const void *b)
 
 /* The candidates for path q, in profile order; kept for the next question
  * (callers ask about one path for many operations in a row).  */
-static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
+static cands index_cands(sb_eval *ix, const char *q, size_t qlen)
 {
 	static const size_t none[1];
+	if (!ix->indexed)
+		build_index(ix);
 	if (!ix->last || strcmp(ix->last, q) != 0) {
 		ilist *l = &ix->scratch;
 		l->n = 0;
@@ -585,7 +604,7 @@ static cands index_cands(sb_eval_index *ix, const char *q, size_t qlen)
 	return c;
 }
 
-static void memo_reset(sb_eval_index *ix, const char *path)
+static void memo_reset(sb_eval *ix, const char *path)
 {
 	size_t n = strlen(path) + 1;
 	if (n > ix->memo_cap) {
@@ -607,7 +626,7 @@ static void memo_reset(sb_eval_index *ix, const char *path)
 	free(aliased);
 }
 
-static const sb_decision *memo_get(sb_eval_index *ix, unsigned slot, unsigned vnode, sb_op op)
+static const sb_decision *memo_get(sb_eval *ix, unsigned slot, unsigned vnode, sb_op op)
 {
 	if (!ix->memo_valid[slot][op]) {
 		sb_op up = sb_op_parent(op);
@@ -615,7 +634,7 @@ static const sb_decision *memo_get(sb_eval_index *ix, unsigned slot, unsigned vn
 		    up < SB_OP__COUNT)
 			ix->memo[slot][op] = *memo_get(ix, slot, vnode, up);
 		else
-			ix->memo[slot][op] = decide(ix->p, ix, op, ix->memo_path, vnode, true);
+			ix->memo[slot][op] = decide(ix, true, op, ix->memo_path, vnode, true);
 		ix->memo_valid[slot][op] = true;
 	}
 	return &ix->memo[slot][op];
@@ -632,12 +651,12 @@ static int memo_slot(unsigned vnode)
 	return -1;
 }
 
-sb_decision sb_decide_indexed(sb_eval_index *ix, sb_op op, const char *path, unsigned vnode)
+sb_decision sb_eval_decide_indexed(sb_eval *ix, sb_op op, const char *path, unsigned vnode)
 {
 	int slot = memo_slot(vnode);
 	if (!path || path[0] != '/' || op == SB_OP_OTHER || (int)op < 0 || op >= SB_OP__COUNT ||
 	    slot < 0)
-		return decide(ix->p, ix, op, path, vnode, true);
+		return decide(ix, true, op, path, vnode, true);
 	if (!ix->memo_path || strcmp(ix->memo_path, path) != 0)
 		memo_reset(ix, path);
 	return *memo_get(ix, (unsigned)slot, vnode, op);

@@ -25,34 +25,41 @@ typedef struct sb_decision {
 	const sb_rule *text_rule;
 } sb_decision;
 
+/* An evaluation context for one profile: what the evaluator derives from
+ * the profile (resolved filter strings, compiled regexes, the rule index)
+ * lives here, never in the profile, which it borrows and which must not
+ * change while the context lives.  Not thread-safe: one context per thread.
+ * flags: SB_EVAL_IGNORE_UNMODELLED decides by the modelled rules alone, as
+ * if the profile had no unmodelled form (sbc diff compares those as text).  */
+typedef struct sb_eval sb_eval;
+enum { SB_EVAL_IGNORE_UNMODELLED = 1 << 0 };
+sb_eval *sb_eval_new(const sb_profile *p, unsigned flags);
+void sb_eval_free(sb_eval *ev);
+
 /* vnode: SB_VNODE_* of the target, 0 when unknown.  `path` must be
  * absolute and normal; /tmp, /var, /etc are resolved to /private/... first.
  * The profile should be bound (sb_profile_bind); unbound params give UNKNOWN.
  * Three-valued: an opaque filter, an unbound param, an unknown vnode type or
  * a regex POSIX cannot compile is "unknown" where it can change the result;
- * a non-definition unmodelled form (import, if, ...) makes every answer
- * UNKNOWN.  Filters cache derived data (compiled regexes) in
- * sb_filter.cache, so a profile must not be decided from two threads.
- * SB_OP_OTHER queries answer UNKNOWN.  With no default rule and nothing
- * matching, the answer is ALLOW with rule NULL and `reason` set ([L]).  */
-sb_decision sb_decide(const sb_profile *p, sb_op op, const char *path, unsigned vnode);
+ * an active unmodelled form (import, trace, ...; SB_UNMODELLED_ACTIVE) makes
+ * every answer UNKNOWN.  SB_OP_OTHER queries answer UNKNOWN.  With no
+ * default rule and nothing matching, the answer is ALLOW with rule NULL and
+ * `reason` set ([L]).  The decision's pointers live as long as `ev`.  */
+sb_decision sb_eval_decide(sb_eval *ev, sb_op op, const char *path, unsigned vnode);
 
 /* The same for the node at exactly `path`, without the /private
  * resolution: the question Seatbelt asks for a symlink node itself (to
  * follow /tmp, file-read-metadata on the link "/tmp" is checked).  */
-sb_decision sb_decide_node(const sb_profile *p, sb_op op, const char *path, unsigned vnode);
+sb_decision sb_eval_decide_node(sb_eval *ev, sb_op op, const char *path, unsigned vnode);
 
-/* An index of a profile's rules by the paths their filters name, for many
- * questions to one profile (sbc diff): a question then looks only at the
- * rules that can match its path (literal and subpath filters by their
- * string, the rest always), with the same answers as sb_decide.  It keeps
- * the last path's candidates, so ask about one path for many operations in
- * a row; not thread-safe (like the filter caches).  It borrows the
- * profile, which must not change while the index lives.  */
-typedef struct sb_eval_index sb_eval_index;
-sb_eval_index *sb_eval_index_new(const sb_profile *p);
-void sb_eval_index_free(sb_eval_index *ix);
-sb_decision sb_decide_indexed(sb_eval_index *ix, sb_op op, const char *path, unsigned vnode);
+/* The same answers as sb_eval_decide, for many questions (sbc diff): the
+ * first call indexes the rules by the paths their filters name, and a
+ * question then looks only at the rules that can match its path (literal
+ * and subpath filters by their string, the rest always).  It keeps the
+ * last path's candidates and decisions, so ask about one path for many
+ * operations in a row.  */
+sb_decision sb_eval_decide_indexed(sb_eval *ev, sb_op op, const char *path, unsigned vnode);
+
 /* Convenience names -> operation, -1 for other names: read and list ->
  * file-read-data (list: on a directory), write -> file-write-data, stat ->
  * file-read-metadata, exec -> process-exec*, create -> file-write-create,

@@ -26,11 +26,19 @@ sb_str *sb_str_lit(const char *value)
 	return s;
 }
 
-sb_str *sb_str_param(const char *name)
+sb_str *sb_str_param(const sb_param *p)
 {
 	sb_str *s = xcalloc(1, sizeof *s);
 	s->kind = SB_STR_PARAM;
-	s->text = xstrdup(name);
+	s->param = sb_param_copy(p);
+	return s;
+}
+
+sb_str *sb_str_param_spelled(const char *spelling)
+{
+	sb_param p = sb_param_parse(spelling);
+	sb_str *s = sb_str_param(&p);
+	sb_param_clear(&p);
 	return s;
 }
 
@@ -51,6 +59,8 @@ sb_str *sb_str_clone(const sb_str *s)
 	sb_str *c = xcalloc(1, sizeof *c);
 	c->kind = s->kind;
 	c->text = s->text ? xstrdup(s->text) : NULL;
+	if (s->kind == SB_STR_PARAM)
+		c->param = sb_param_copy(&s->param);
 	if (s->nparts) {
 		c->parts = xcalloc(s->nparts, sizeof *c->parts);
 		for (size_t i = 0; i < s->nparts; i++)
@@ -68,6 +78,7 @@ void sb_str_free(sb_str *s)
 		sb_str_free(s->parts[i]);
 	free(s->parts);
 	free(s->text);
+	sb_param_clear(&s->param);
 	free(s);
 }
 
@@ -153,7 +164,6 @@ sb_filter *sb_filter_clone(const sb_filter *f)
 	for (size_t i = 0; i < f->nkids; i++)
 		c->kids[i] = sb_filter_clone(f->kids[i]);
 	c->nkids = f->nkids;
-	/* The cache is the evaluator's; a clone builds its own.  */
 	return c;
 }
 
@@ -166,8 +176,6 @@ void sb_filter_free(sb_filter *f)
 		sb_filter_free(f->kids[i]);
 	free(f->kids);
 	free(f->opaque);
-	if (f->cache && f->cache_free)
-		f->cache_free(f->cache);
 	free(f);
 }
 
@@ -239,9 +247,10 @@ sb_profile *sb_profile_new(void)
 void sb_profile_add_rule(sb_profile *p, sb_rule *r) { PUSH(p->rules, p->nrules, r); }
 void sb_profile_add_header(sb_profile *p, const char *line) { PUSH(p->header, p->nheader, xstrdup(line)); }
 
-void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc)
+void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
+			       const char *reason, sb_loc loc)
 {
-	sb_unmodelled u = { xstrdup(text), xstrdup(reason), loc };
+	sb_unmodelled u = { kind, xstrdup(text), xstrdup(reason), loc };
 	PUSH(p->unmodelled, p->nunmodelled, u);
 }
 
@@ -250,12 +259,19 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 	sb_profile *c = sb_profile_new();
 	c->version = p->version;
 	for (size_t i = 0; i < p->nunmodelled; i++)
-		sb_profile_add_unmodelled(c, p->unmodelled[i].text, p->unmodelled[i].reason,
-					  p->unmodelled[i].loc);
+		sb_profile_add_unmodelled(c, p->unmodelled[i].kind, p->unmodelled[i].text,
+					  p->unmodelled[i].reason, p->unmodelled[i].loc);
 	for (size_t i = 0; i < p->nimports; i++)
 		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
 	for (size_t i = 0; i < p->nheader; i++)
 		sb_profile_add_header(c, p->header[i]);
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		sb_bindings_set_list(&c->launch_params, b->name, (const char *const *)b->values,
+				     b->nvalues);
+		c->launch_params.v[c->launch_params.n - 1].is_list = b->is_list;
+	}
+	c->source_policy = p->source_policy ? xstrdup(p->source_policy) : NULL;
 	sb_egress_copy(&c->egress, &p->egress);
 	return c;
 }
@@ -286,6 +302,8 @@ void sb_profile_free(sb_profile *p)
 	for (size_t i = 0; i < p->nheader; i++)
 		free(p->header[i]);
 	free(p->header);
+	sb_bindings_clear(&p->launch_params);
+	free(p->source_policy);
 	sb_egress_clear(&p->egress);
 	free(p);
 }
@@ -399,11 +417,6 @@ static void strlist_clear(strlist *l)
 	l->n = 0;
 }
 
-static bool is_list_name(const char *name)
-{
-	size_t n = strlen(name);
-	return n > 1 && name[n - 1] == '*';
-}
 
 /* Directories strictly between `top` and `leaf` (top exclusive, leaf
  * exclusive), outermost first.  None when leaf is not strictly below top.  */
@@ -420,40 +433,46 @@ static void ancestors_between(const char *top, const char *leaf, strlist *out)
 		}
 }
 
-/* The values a param name stands for under `b`.  Returns false when it is
- * unbound (or malformed).  Single params need exactly one value.  */
-static bool param_values(const char *name, const sb_bindings *b, strlist *out)
+/* The values a param stands for under `b`.  Returns false when it is
+ * unbound.  Single params need exactly one value.  */
+static bool param_values(const sb_param *p, const sb_bindings *b, strlist *out)
 {
-	const char *dots = strstr(name, "..");
-	/* An indexed ancestor param of the macOS form ("HOME..WORKSPACE_1",
-	 * sb_profile_expand_lists) is bound by its exact name.  */
-	const sb_binding *exact = dots ? sb_bindings_get(b, name) : NULL;
-	if (exact && !exact->is_list && exact->nvalues == 1) {
-		strlist_add(out, exact->values[0]);
+	if (p->kind == SB_PARAM_ANCESTORS || p->index) {
+		/* the macOS launch form binds each element by its spelling
+		 * ("HOME..WORKSPACE_1", sb_profile_expand_lists), and reading
+		 * that text back gives an ancestor param of that spelling */
+		char *spelling = sb_param_spelling(p);
+		const sb_binding *exact = sb_bindings_get(b, spelling);
+		free(spelling);
+		if (exact && !exact->is_list && exact->nvalues == 1) {
+			strlist_add(out, exact->values[0]);
+			return true;
+		}
+		if (p->index)
+			return false;
+	}
+	if (p->kind == SB_PARAM_ANCESTORS) {
+		const sb_binding *top = sb_bindings_get(b, p->name);
+		const sb_binding *leaf = sb_bindings_get(b, p->leaf);
+		if (!top || top->nvalues != 1 || !leaf || (!p->leaf_list && leaf->nvalues != 1))
+			return false;
+		for (size_t i = 0; i < leaf->nvalues; i++)
+			ancestors_between(top->values[0], leaf->values[i], out);
 		return true;
 	}
-	if (dots) {
-		char *top_name = xstrndup(name, (size_t)(dots - name));
-		strlist tops = { 0 }, leaves = { 0 };
-		bool ok = !is_list_name(top_name) && param_values(top_name, b, &tops) &&
-			  param_values(dots + 2, b, &leaves);
-		free(top_name);
-		if (ok)
-			for (size_t i = 0; i < leaves.n; i++)
-				ancestors_between(tops.v[0], leaves.v[i], out);
-		strlist_clear(&tops);
-		strlist_clear(&leaves);
-		return ok;
-	}
-	bool list = is_list_name(name);
-	char *base = xstrndup(name, strlen(name) - (list ? 1 : 0));
-	const sb_binding *bd = sb_bindings_get(b, base);
-	free(base);
-	if (!bd || (!list && bd->nvalues != 1))
+	const sb_binding *bd = sb_bindings_get(b, p->name);
+	if (!bd || (p->kind == SB_PARAM_SINGLE && bd->nvalues != 1))
 		return false;
 	for (size_t i = 0; i < bd->nvalues; i++)
 		strlist_add(out, bd->values[i]);
 	return true;
+}
+
+static void add_unbound(strlist *l, const sb_param *p)
+{
+	char *spelling = sb_param_spelling(p);
+	strlist_add_unique(l, spelling);
+	free(spelling);
 }
 
 typedef struct expander {
@@ -463,13 +482,13 @@ typedef struct expander {
 	sb_bindings *defines;   /* index mode: the -D list */
 } expander;
 
-/* The first list-like param (NAME* or A..B) inside s, or NULL.  */
+/* The first param inside s that expands to several filters, or NULL.  */
 static const sb_str *find_multi(const sb_str *s)
 {
 	if (!s)
 		return NULL;
 	if (s->kind == SB_STR_PARAM)
-		return (is_list_name(s->text) || strstr(s->text, "..")) ? s : NULL;
+		return sb_param_is_multi(&s->param) ? s : NULL;
 	for (size_t i = 0; i < s->nparts; i++) {
 		const sb_str *m = find_multi(s->parts[i]);
 		if (m)
@@ -496,25 +515,26 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 		if (s == multi) {
 			if (!x->index_mode)
 				return sb_str_lit(elem);
-			char *name = NULL;
-			const char *n = s->text;
-			size_t nl = strlen(n) - (is_list_name(n) ? 1 : 0);
-			name = xasprintf("%.*s_%zu", (int)nl, n, index + 1);
+			sb_param elem_param = sb_param_copy(&s->param);
+			elem_param.index = index + 1;
+			char *name = sb_param_spelling(&elem_param);
 			add_define(x, name, elem);
-			sb_str *r = sb_str_param(name);
+			sb_str *r = sb_str_param(&elem_param);
 			free(name);
+			sb_param_clear(&elem_param);
 			return r;
 		}
 		strlist vals = { 0 };
-		bool ok = !is_list_name(s->text) && !strstr(s->text, "..") &&
-			  param_values(s->text, x->b, &vals);
+		bool ok = !sb_param_is_multi(&s->param) && param_values(&s->param, x->b, &vals);
 		sb_str *r;
 		if (!ok) {
-			strlist_add_unique(&x->unbound, s->text);
-			r = sb_str_param(s->text);
+			add_unbound(&x->unbound, &s->param);
+			r = sb_str_param(&s->param);
 		} else if (x->index_mode) {
-			add_define(x, s->text, vals.v[0]);
-			r = sb_str_param(s->text);
+			char *name = sb_param_spelling(&s->param);
+			add_define(x, name, vals.v[0]);
+			free(name);
+			r = sb_str_param(&s->param);
 		} else {
 			r = sb_str_lit(vals.v[0]);
 		}
@@ -567,9 +587,9 @@ static void expand_filter(expander *x, const sb_filter *f, filterlist *out, bool
 		return;
 	}
 	strlist vals = { 0 };
-	if (!param_values(multi->text, x->b, &vals)) {
+	if (!param_values(&multi->param, x->b, &vals)) {
 		/* Unbound list: keep it as written; decide() answers unknown.  */
-		strlist_add_unique(&x->unbound, multi->text);
+		add_unbound(&x->unbound, &multi->param);
 		PUSH(out->v, out->n, sb_filter_clone(f));
 		return;
 	}
@@ -649,36 +669,58 @@ sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
 	return c;
 }
 
-static void collect_params(const sb_str *s, strlist *out)
+typedef struct paramlist {
+	sb_param *v;
+	char **spelling;
+	size_t n;
+} paramlist;
+
+static void collect_params(const sb_str *s, paramlist *out)
 {
 	if (!s)
 		return;
-	if (s->kind == SB_STR_PARAM)
-		strlist_add_unique(out, s->text);
+	if (s->kind == SB_STR_PARAM) {
+		char *sp = sb_param_spelling(&s->param);
+		for (size_t i = 0; i < out->n; i++)
+			if (!strcmp(out->spelling[i], sp)) {
+				free(sp);
+				return;
+			}
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+		out->spelling = xrealloc(out->spelling, (out->n + 1) * sizeof *out->spelling);
+		out->v[out->n] = sb_param_copy(&s->param);
+		out->spelling[out->n++] = sp;
+	}
 	for (size_t i = 0; i < s->nparts; i++)
 		collect_params(s->parts[i], out);
 }
 
-static void collect_filter_params(const sb_filter *f, strlist *out)
+static void collect_filter_params(const sb_filter *f, paramlist *out)
 {
 	collect_params(f->arg, out);
 	for (size_t i = 0; i < f->nkids; i++)
 		collect_filter_params(f->kids[i], out);
 }
 
-static int cmp_str(const void *a, const void *b)
+sb_param *sb_profile_params(const sb_profile *p, size_t *n)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **sb_profile_params(const sb_profile *p, size_t *n)
-{
-	strlist l = { 0 };
+	paramlist l = { 0 };
 	for (size_t i = 0; i < p->nrules; i++)
 		for (size_t j = 0; j < p->rules[i]->nfilters; j++)
 			collect_filter_params(p->rules[i]->filters[j], &l);
-	if (l.n)
-		qsort(l.v, l.n, sizeof *l.v, cmp_str);
+	/* sorted by spelling: a few dozen at most, insertion sort */
+	for (size_t i = 1; i < l.n; i++)
+		for (size_t j = i; j > 0 && strcmp(l.spelling[j - 1], l.spelling[j]) > 0; j--) {
+			sb_param tp = l.v[j];
+			l.v[j] = l.v[j - 1];
+			l.v[j - 1] = tp;
+			char *ts = l.spelling[j];
+			l.spelling[j] = l.spelling[j - 1];
+			l.spelling[j - 1] = ts;
+		}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.spelling[i]);
+	free(l.spelling);
 	*n = l.n;
 	if (!l.v)
 		l.v = xcalloc(1, sizeof *l.v);

@@ -7,13 +7,14 @@
  * modifiers.  `(allow default)` / `(deny default)` are rules for SB_OP_DEFAULT
  * without filters.
  *
- * Path values are string expressions (sb_str): literals, (param "NAME") and
- * (string-append ...).  Param naming convention (docs/language.md):
- *   NAME        one path bound at launch (HOME, WORKSPACE, TMPDIR, or -D)
- *   NAME*       a list: each element becomes its own filter (EXTRA_WRITE*)
- *   A..B        the directories strictly between A and B (B may be a list
- *               "B*"), A a param name; derived by the binder.  Used for the
- *               stat-only ancestor grants (realpath() needs lstat on each).
+ * Path values are string expressions (sb_str): literals, params and
+ * (string-append ...).  A param is typed (sb_param): one path bound at
+ * launch (HOME, WORKSPACE, TMPDIR, or -D), a list whose elements each become
+ * their own filter (EXTRA_WRITE), or the directories strictly between two
+ * params (HOME and WORKSPACE, the leaf possibly a list), used for the
+ * stat-only ancestor grants (realpath() needs lstat on each).  Its spelling
+ * in SBPL text (param.c: "NAME", "NAME*", "TOP..LEAF", "TOP..LEAF*") is
+ * written and read in one place; no other code looks at the spelling.
  * sb_profile_bind() replaces every param by its value and expands lists;
  * decide() needs a bound profile (an unbound param makes a rule "unknown").
  *
@@ -82,17 +83,68 @@ int sb_op_lookup(const char *name);
 sb_op sb_op_parent(sb_op op);                   /* SB_OP_DEFAULT for roots */
 bool sb_op_is_file(sb_op op);
 
+/* ---- params ---- */
+typedef enum {
+	SB_PARAM_SINGLE,      /* one value */
+	SB_PARAM_LIST,        /* any number of values, one filter each */
+	SB_PARAM_ANCESTORS    /* the directories strictly between two params */
+} sb_param_kind;
+
+typedef struct sb_param {
+	sb_param_kind kind;
+	/* The binding's name ("HOME", "EXTRA_WRITE": never a '*');
+	 * ANCESTORS: the top, a single param.  */
+	char *name;
+	char *leaf;          /* ANCESTORS: the leaf's binding name */
+	bool leaf_list;      /* ANCESTORS: the leaf is a list */
+	/* LIST: the tool preset this list gates ("node-gyp", binding name
+	 * "TOOL_NODE_GYP"; docs/language.md, "preset"), else NULL.  Its value
+	 * is one empty string (on) or nothing (off).  */
+	char *tool;
+	/* > 0: element `index` (1-based) of a LIST or ANCESTORS param, bound
+	 * by its spelling to one value: the macOS launch form (launch.h).  */
+	size_t index;
+} sb_param;
+
+/* Constructors into caller-owned storage; sb_param_clear releases the
+ * members.  */
+sb_param sb_param_single(const char *name);
+sb_param sb_param_list(const char *name);
+sb_param sb_param_ancestors(const char *top, const char *leaf, bool leaf_list);
+sb_param sb_param_gate(const char *tool);
+sb_param sb_param_copy(const sb_param *p);
+void sb_param_clear(sb_param *p);
+/* The SBPL spelling, (param "SPELLING"); caller frees.  */
+char *sb_param_spelling(const sb_param *p);
+/* The one reader of a spelling.  A spelling outside the grammar is a
+ * single param of that exact name.  */
+sb_param sb_param_parse(const char *spelling);
+/* A param that expands to a number of filters (LIST or ANCESTORS, not an
+ * indexed element).  */
+bool sb_param_is_multi(const sb_param *p);
+/* Does the param read the binding `name` (its name or its leaf)?  */
+bool sb_param_uses(const sb_param *p, const char *name);
+/* The binding name of a tool preset's gate: "node-gyp" -> "TOOL_NODE_GYP".  */
+char *sb_param_gate_name(const char *tool);
+/* Is `name` the binding name of a tool preset's gate?  */
+bool sb_param_is_gate_name(const char *name);
+/* Free an array of params and their members (sb_profile_params).  */
+void sb_param_array_free(sb_param *v, size_t n);
+
 /* ---- string expressions ---- */
 typedef enum { SB_STR_LIT, SB_STR_PARAM, SB_STR_APPEND } sb_str_kind;
 typedef struct sb_str {
 	sb_str_kind kind;
-	char *text;                 /* LIT: the value; PARAM: the param name */
+	char *text;                 /* LIT: the value */
+	sb_param param;             /* PARAM */
 	struct sb_str **parts;      /* APPEND */
 	size_t nparts;
 } sb_str;
 
 sb_str *sb_str_lit(const char *value);
-sb_str *sb_str_param(const char *name);
+sb_str *sb_str_param(const sb_param *p);      /* copies p */
+/* A param given by its SBPL spelling (sb_param_parse): the reader, tests.  */
+sb_str *sb_str_param_spelled(const char *spelling);
 sb_str *sb_str_append(sb_str **parts, size_t n);   /* takes the parts */
 sb_str *sb_str_clone(const sb_str *s);
 void sb_str_free(sb_str *s);
@@ -133,8 +185,6 @@ typedef struct sb_filter {
 	size_t nkids;
 	char *opaque;                /* OPAQUE: the source text of the filter */
 	sb_loc loc;
-	void *cache;                 /* evaluator's private data (compiled regex) */
-	void (*cache_free)(void *);
 } sb_filter;
 
 sb_filter *sb_filter_path(sb_filter_kind kind, sb_str *arg, sb_loc loc);
@@ -179,39 +229,18 @@ void sb_rule_add_modifier(sb_rule *r, const char *text);
 sb_rule *sb_rule_clone(const sb_rule *r);
 void sb_rule_free(sb_rule *r);
 
-/* A top-level form the reader kept but does not model (define, if, ...):
- * any query that could depend on it answers "unknown" with this reason.  */
+/* A top-level form the reader kept but does not model (import, if, ...).
+ * ACTIVE: it may add rules the IR does not hold, so any query that could
+ * depend on it answers "unknown" with `reason`.  INERT: it adds nothing the
+ * IR does not already hold (a container whose rules the reader extracted:
+ * begin, or if/when/unless with the condition kept as an opaque filter).  */
+typedef enum { SB_UNMODELLED_ACTIVE, SB_UNMODELLED_INERT } sb_unmodelled_kind;
 typedef struct sb_unmodelled {
+	sb_unmodelled_kind kind;
 	char *text;
 	char *reason;
 	sb_loc loc;
 } sb_unmodelled;
-
-/* ---- profiles ---- */
-typedef struct sb_profile {
-	int version;                 /* 1; 0 when missing */
-	sb_rule **rules;
-	size_t nrules;
-	sb_unmodelled *unmodelled;
-	size_t nunmodelled;
-	char **imports;              /* (import "x") names, not followed */
-	size_t nimports;
-	/* Header comment lines (without ";"), emitted first; e.g. the source
-	 * policy and the params it needs.  */
-	char **header;
-	size_t nheader;
-	/* Egress by host name (`network allow|deny "HOST"`), in policy order
-	 * with the `network on|off` statements; empty when the policy has no
-	 * host rule.  Read back from the profile's data form (egress.h).  */
-	sb_egress egress;
-} sb_profile;
-
-sb_profile *sb_profile_new(void);
-void sb_profile_add_rule(sb_profile *p, sb_rule *r);
-void sb_profile_add_unmodelled(sb_profile *p, const char *text, const char *reason, sb_loc loc);
-void sb_profile_add_header(sb_profile *p, const char *line);
-sb_profile *sb_profile_clone(const sb_profile *p);
-void sb_profile_free(sb_profile *p);
 
 /* ---- binding ---- */
 typedef struct sb_binding {
@@ -225,6 +254,40 @@ typedef struct sb_bindings {
 	sb_binding *v;
 	size_t n;
 } sb_bindings;
+
+/* ---- profiles ---- */
+typedef struct sb_profile {
+	int version;                 /* 1; 0 when missing */
+	sb_rule **rules;
+	size_t nrules;
+	sb_unmodelled *unmodelled;
+	size_t nunmodelled;
+	char **imports;              /* (import "x") names, not followed */
+	size_t nimports;
+	/* Data the SBPL writer puts before everything else, as comments it
+	 * reads back into these fields (compiler/sbpl): the -D NAME=VALUE
+	 * params of the macOS launch form (sbrun --print-profile), and the
+	 * policy the profile was compiled from (its name relative to the
+	 * profile's directory; NULL when none).  */
+	sb_bindings launch_params;
+	char *source_policy;
+	/* Other header comment lines (without ";"), emitted after those; e.g.
+	 * the params the profile needs.  */
+	char **header;
+	size_t nheader;
+	/* Egress by host name (`network allow|deny "HOST"`), in policy order
+	 * with the `network on|off` statements; empty when the policy has no
+	 * host rule.  Read back from the profile's data form (egress.h).  */
+	sb_egress egress;
+} sb_profile;
+
+sb_profile *sb_profile_new(void);
+void sb_profile_add_rule(sb_profile *p, sb_rule *r);
+void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
+			       const char *reason, sb_loc loc);
+void sb_profile_add_header(sb_profile *p, const char *line);
+sb_profile *sb_profile_clone(const sb_profile *p);
+void sb_profile_free(sb_profile *p);
 
 void sb_bindings_set(sb_bindings *b, const char *name, const char *value);
 void sb_bindings_set_list(sb_bindings *b, const char *name, const char *const *values, size_t n);
@@ -253,8 +316,8 @@ sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b,
 sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
 				    sb_bindings *defines, char **missing);
 
-/* Params a profile references, sorted, each once ("HOME", "EXTRA_READ*",
- * "HOME..WORKSPACE").  Caller frees the array and strings.  */
-char **sb_profile_params(const sb_profile *p, size_t *n);
+/* Params a profile references, each once, sorted by spelling ("HOME",
+ * "EXTRA_READ*", "HOME..WORKSPACE").  Free with sb_param_array_free.  */
+sb_param *sb_profile_params(const sb_profile *p, size_t *n);
 
 #endif

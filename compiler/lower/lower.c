@@ -58,7 +58,7 @@ typedef struct {
 	base_pair other[SB_OP__COUNT][2];
 	sb_strmap *region;        /* deny-read region key -> first region_at */
 	struct param_region {     /* bare-param regions in order of appearance */
-		const char *param;
+		const sb_param *param;
 		size_t e, f;
 	} *param_regions;
 	size_t nparam_regions;
@@ -139,9 +139,9 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		}
 		return;
 	}
-	char *pname = list ? xasprintf("%s*", name) : xstrdup(name);
-	sb_str *s = sb_str_param(pname);
-	free(pname);
+	sb_param param = list ? sb_param_list(name) : sb_param_single(name);
+	sb_str *s = sb_str_param(&param);
+	sb_param_clear(&param);
 	if (rel[0]) {
 		char *suffix = xasprintf("/%s", rel);
 		sb_str *parts[2] = {s, sb_str_lit(suffix)};
@@ -187,7 +187,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 
 typedef struct {
 	bool known;         /* false: cannot reason about it statically */
-	const char *param;  /* NULL for a static path; a list param ends in '*' */
+	const sb_param *param;  /* NULL for a static path */
 	const char *suffix; /* "" or "/a/b" */
 } path_key;
 
@@ -205,13 +205,13 @@ static path_key key_of(const sb_str *s)
 		return k;
 	case SB_STR_PARAM:
 		k.known = true;
-		k.param = s->text;
+		k.param = &s->param;
 		return k;
 	case SB_STR_APPEND:
 		if (s->nparts == 2 && s->parts[0]->kind == SB_STR_PARAM &&
 		    s->parts[1]->kind == SB_STR_LIT && s->parts[1]->text[0] == '/') {
 			k.known = true;
-			k.param = s->parts[0]->text;
+			k.param = &s->parts[0]->param;
 			k.suffix = s->parts[1]->text;
 		}
 		return k;
@@ -219,9 +219,27 @@ static path_key key_of(const sb_str *s)
 	return k;
 }
 
-static bool is_list_param(const char *p)
+static bool is_list_param(const sb_param *p)
 {
-	return p && p[0] && (p[strlen(p) - 1] == '*' || strstr(p, ".."));
+	return p && sb_param_is_multi(p);
+}
+
+static bool same_param(const sb_param *a, const sb_param *b)
+{
+	return a->kind == b->kind && a->leaf_list == b->leaf_list && a->index == b->index &&
+	       !strcmp(a->name, b->name) && !strcmp(a->leaf ? a->leaf : "", b->leaf ? b->leaf : "");
+}
+
+/* The base of a key: "S" for a static path, "P<spelling>" for a param.
+ * Caller frees.  */
+static char *key_base(const sb_param *p)
+{
+	if (!p)
+		return xstrdup("S");
+	char *spelling = sb_param_spelling(p);
+	char *b = xasprintf("P%s", spelling);
+	free(spelling);
+	return b;
 }
 
 static bool same_base(path_key a, path_key b)
@@ -230,7 +248,7 @@ static bool same_base(path_key a, path_key b)
 		return false;
 	if (!a.param && !b.param)
 		return true;
-	return a.param && b.param && !strcmp(a.param, b.param) && !is_list_param(a.param);
+	return a.param && b.param && same_param(a.param, b.param) && !is_list_param(a.param);
 }
 
 /* "/a/b" under "/a" (or equal); "" is the base itself.  */
@@ -281,11 +299,7 @@ static char *filter_base(const sb_filter *f, path_key *k)
 	*k = key_of(f->arg);
 	if (!k->known || is_list_param(k->param))
 		return NULL;
-	size_t n = k->param ? strlen(k->param) : 0;
-	char *b = xmalloc(n + 2);
-	b[0] = k->param ? 'P' : 'S';
-	memcpy(b + 1, k->param ? k->param : "", n + 1);
-	return b;
+	return key_base(k->param);
 }
 
 /* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
@@ -420,7 +434,7 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 			continue;
 		bool seen = false;
 		for (size_t i = 0; i < ix->nparam_regions && !seen; i++)
-			seen = !strcmp(ix->param_regions[i].param, k.param);
+			seen = same_param(ix->param_regions[i].param, k.param);
 		if (seen)
 			continue;
 		ix->param_regions = xrealloc(ix->param_regions,
@@ -582,8 +596,10 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 {
 	path_key k = key_of(s);
 	size_t len;
-	const char *key = index_key(ix, k.param ? 'P' : 'S', SB_OP_DEFAULT, SB_ALLOW,
-				    k.param ? k.param : "", k.suffix, strlen(k.suffix), &len);
+	char *base = key_base(k.param);
+	const char *key = index_key(ix, base[0], SB_OP_DEFAULT, SB_ALLOW, base + 1, k.suffix,
+				    strlen(k.suffix), &len);
+	free(base);
 	void **v = sb_strmap_slot(seen, key, len, true);
 	if (*v) {
 		sb_str_free(s);
@@ -593,7 +609,7 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
 }
 
-static sb_str *key_str(const char *param, const char *suffix)
+static sb_str *key_str(const sb_param *param, const char *suffix)
 {
 	if (!param)
 		return sb_str_lit(suffix[0] ? suffix : "/");
@@ -627,11 +643,12 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 	 * when the second is not below the first).  For workspace/a/b the
 	 * workspace and workspace/a follow: they are inside the region exactly
 	 * when the workspace is, and stat on them is what realpath() needs. */
-	if (reg.param && t.param && !reg.suffix[0] && strcmp(reg.param, t.param) &&
-	    !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param))) {
-		char *name = xasprintf("%s..%s", reg.param, t.param);
-		add_unique_filter(ix, out, seen, sb_str_param(name), loc);
-		free(name);
+	if (reg.param && t.param && !reg.suffix[0] && !same_param(reg.param, t.param) &&
+	    t.param->kind != SB_PARAM_ANCESTORS && (!t.suffix[0] || !is_list_param(t.param))) {
+		sb_param between = sb_param_ancestors(reg.param->name, t.param->name,
+						      t.param->kind == SB_PARAM_LIST);
+		add_unique_filter(ix, out, seen, sb_str_param(&between), loc);
+		sb_param_clear(&between);
 		if (t.suffix[0])
 			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
@@ -687,7 +704,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 			continue;
 		if (!is_list_param(t.param)) {
 			/* same base: regions strictly above the target */
-			char *base = xasprintf("%c%s", t.param ? 'P' : 'S', t.param ? t.param : "");
+			char *base = key_base(t.param);
 			size_t *cut, ncut = prefix_cuts(t.suffix, &cut);
 			for (size_t i = 0; i + 1 < ncut; i++) {
 				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
@@ -697,9 +714,10 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 			free(cut);
 			free(base);
 		}
-		if (t.param && !strstr(t.param, "..") && (!t.suffix[0] || !is_list_param(t.param)))
+		if (t.param && t.param->kind != SB_PARAM_ANCESTORS &&
+		    (!t.suffix[0] || !is_list_param(t.param)))
 			for (size_t i = 0; i < c->ix.nparam_regions; i++)
-				if (strcmp(c->ix.param_regions[i].param, t.param))
+				if (!same_param(c->ix.param_regions[i].param, t.param))
 					push_call(&calls, &ncalls, &cap, c->ix.param_regions[i].e,
 						  c->ix.param_regions[i].f, j);
 	}
@@ -797,16 +815,7 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 
 /* ---- presets ---- */
 
-/* The gate param of a preset: "git" -> "TOOL_GIT*" (ir.h).  */
-static char *gate_param(const char *preset)
-{
-	char *g = xasprintf("TOOL_%s*", preset);
-	for (char *q = g + 5; *q && *q != '*'; q++)
-		*q = *q == '-' ? '_' : (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
-	return g;
-}
-
-static void gate_filter(sb_filter *f, const char *param)
+static void gate_filter(sb_filter *f, const sb_param *param)
 {
 	for (size_t i = 0; i < f->nkids; i++)
 		gate_filter(f->kids[i], param);
@@ -841,11 +850,11 @@ static void gate_presets(lower_ctx *c)
 	for (size_t e = 0; e < c->prof->nrules && e < c->ngate; e++) {
 		if (!c->gate[e])
 			continue;
-		char *param = gate_param(c->gate[e]);
+		sb_param gate = sb_param_gate(c->gate[e]);
 		sb_rule *r = c->prof->rules[e];
 		for (size_t j = 0; j < r->nfilters; j++)
-			gate_filter(r->filters[j], param);
-		free(param);
+			gate_filter(r->filters[j], &gate);
+		sb_param_clear(&gate);
 	}
 }
 
@@ -909,23 +918,24 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 		sb_profile_free(c.prof);
 		return NULL;
 	}
-	char *line = xasprintf("generated by sbc from %s; do not edit",
-			       basename_of(p->file ? p->file : "policy"));
-	sb_profile_add_header(c.prof, line);
-	free(line);
+	c.prof->source_policy = xstrdup(basename_of(p->file ? p->file : "policy"));
 	size_t n = 0;
-	char **params = sb_profile_params(c.prof, &n);
+	sb_param *params = sb_profile_params(c.prof, &n);
+	char **spellings = xcalloc(n ? n : 1, sizeof *spellings);
 	size_t len = 0;
-	for (size_t i = 0; i < n; i++)
-		len += strlen(params[i]) + 1;
+	for (size_t i = 0; i < n; i++) {
+		spellings[i] = sb_param_spelling(&params[i]);
+		len += strlen(spellings[i]) + 1;
+	}
 	char *list = xcalloc(1, len + 8);
 	for (size_t i = 0; i < n; i++) {
 		strcat(list, i ? " " : "");
-		strcat(list, params[i]);
-		free(params[i]);
+		strcat(list, spellings[i]);
+		free(spellings[i]);
 	}
-	free(params);
-	line = xasprintf("params bound at launch: %s", n ? list : "none");
+	free(spellings);
+	sb_param_array_free(params, n);
+	char *line = xasprintf("params bound at launch: %s", n ? list : "none");
 	sb_profile_add_header(c.prof, line);
 	free(line);
 	free(list);

@@ -1,4 +1,7 @@
-/* emit_sbpl.c - profile IR -> SBPL text (format in emit_sbpl.h).  */
+/* emit_sbpl.c - the one SBPL writer: profile IR -> SBPL text for sbc and
+ * sbrun --print-profile (sb_emit_sbpl), and the one-line renderings of
+ * rules, filters and strings that sbc explain and sbc diff show (format of
+ * both in emit_sbpl.h).  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,10 +16,16 @@
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
+/* PROFILE: text a sandbox will run, so a value that cannot be written
+ * faithfully is refused.  LINE: a rendering for a person, on one line;
+ * control characters are escaped and nothing is refused.  */
+typedef enum { W_PROFILE, W_LINE } wmode;
+
 typedef struct {
 	FILE *out;
 	sb_diag *d;
 	bool failed;
+	wmode mode;
 } emitter;
 
 static void refuse(emitter *e, const sb_loc *loc, const char *what)
@@ -27,8 +36,35 @@ static void refuse(emitter *e, const sb_loc *loc, const char *what)
 	e->failed = true;
 }
 
+/* A string literal with every control byte escaped for reading back
+ * (backslash-n, backslash-x01): nothing can end the line.  */
+static void line_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '\\' || ch == '"')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch == '\r')
+			fputs("\\r", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
 static void emit_quoted(emitter *e, const char *s, const sb_loc *loc)
 {
+	if (e->mode == W_LINE) {
+		line_quoted(e->out, s);
+		return;
+	}
 	char *esc = sb_sbpl_escape(s);
 	if (!esc) {
 		refuse(e, loc, "a string");
@@ -40,22 +76,30 @@ static void emit_quoted(emitter *e, const char *s, const sb_loc *loc)
 	free(esc);
 }
 
-static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc)
+/* regex: the string is a regex argument in a LINE rendering, written as
+ * #"..." where that reads back the same.  */
+static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc, bool regex)
 {
 	switch (s->kind) {
 	case SB_STR_LIT:
-		emit_quoted(e, s->text, loc);
+		if (regex && !strchr(s->text, '"') && !strpbrk(s->text, "\n\r"))
+			fprintf(e->out, "#\"%s\"", s->text);
+		else
+			emit_quoted(e, s->text, loc);
 		break;
-	case SB_STR_PARAM:
+	case SB_STR_PARAM: {
+		char *spelling = sb_param_spelling(&s->param);
 		fputs("(param ", e->out);
-		emit_quoted(e, s->text, loc);
+		emit_quoted(e, spelling, loc);
 		fputc(')', e->out);
+		free(spelling);
 		break;
+	}
 	case SB_STR_APPEND:
 		fputs("(string-append", e->out);
 		for (size_t i = 0; i < s->nparts; i++) {
 			fputc(' ', e->out);
-			emit_str(e, s->parts[i], loc);
+			emit_str(e, s->parts[i], loc, regex);
 		}
 		fputc(')', e->out);
 		break;
@@ -78,10 +122,16 @@ static void emit_filter(emitter *e, const sb_filter *f)
 		fputc('(', e->out);
 		fputs(path_kinds[f->kind], e->out);
 		fputc(' ', e->out);
-		emit_str(e, f->arg, &f->loc);
+		emit_str(e, f->arg, &f->loc, false);
 		fputc(')', e->out);
 		break;
 	case SB_F_REGEX: {
+		if (e->mode == W_LINE) {
+			fputs("(regex ", e->out);
+			emit_str(e, f->arg, &f->loc, true);
+			fputc(')', e->out);
+			break;
+		}
 		/* #"..." has no escape for '"'; refuse rather than guess */
 		char *v = f->arg ? sb_str_value(f->arg) : NULL;
 		if (!v || strchr(v, '"') || sb_path_bad_char(v) >= 0) {
@@ -116,7 +166,9 @@ static void emit_filter(emitter *e, const sb_filter *f)
 		fputc(')', e->out);
 		break;
 	case SB_F_OPAQUE:
-		if (!f->opaque || sb_path_bad_char(f->opaque) >= 0)
+		if (e->mode == W_LINE)
+			fputs(f->opaque ? f->opaque : "(?)", e->out);
+		else if (!f->opaque || sb_path_bad_char(f->opaque) >= 0)
 			refuse(e, &f->loc, "a filter");
 		else
 			fputs(f->opaque, e->out);
@@ -149,6 +201,27 @@ static void emit_comment(emitter *e, const char *text)
 	fputc('\n', e->out);
 }
 
+static const char *op_spelling(const sb_rule *r, size_t i)
+{
+	return r->ops[i] == SB_OP_OTHER && r->op_names && r->op_names[i] ? r->op_names[i]
+									  : sb_op_name(r->ops[i]);
+}
+
+/* LINE: "(allow OP... FILTER... MODIFIER...)" without origin comments.  */
+static void emit_rule_line(emitter *e, const sb_rule *r)
+{
+	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
+	for (size_t i = 0; i < r->nops; i++)
+		fprintf(e->out, " %s", op_spelling(r, i));
+	for (size_t i = 0; i < r->nfilters; i++) {
+		fputc(' ', e->out);
+		emit_filter(e, r->filters[i]);
+	}
+	for (size_t i = 0; i < r->nmodifiers; i++)
+		fprintf(e->out, " %s", r->modifiers[i]);
+	fputc(')', e->out);
+}
+
 static void emit_rule(emitter *e, const sb_rule *r)
 {
 	if (r->src_file) {
@@ -172,8 +245,7 @@ static void emit_rule(emitter *e, const sb_rule *r)
 		emit_comment(e, r->note);
 	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
 	for (size_t i = 0; i < r->nops; i++) {
-		const char *name = r->ops[i] == SB_OP_OTHER && r->op_names && r->op_names[i]
-					   ? r->op_names[i] : sb_op_name(r->ops[i]);
+		const char *name = op_spelling(r, i);
 		if (!name || sb_path_bad_char(name) >= 0 || strpbrk(name, " ()\";")) {
 			refuse(e, &r->loc, "an operation name");
 			return;
@@ -238,6 +310,19 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 	/* the stream is private to this call: no locking per character */
 	__fsetlocking(e.out, FSETLOCKING_BYCALLER);
 #endif
+	if (p->launch_params.n)
+		fputs(";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n", e.out);
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		fprintf(e.out, ";;   -D %s=", b->name);
+		emit_comment_text(&e, b->nvalues ? b->values[0] : "");
+		fputc('\n', e.out);
+	}
+	if (p->source_policy) {
+		fputs("; " SB_SBPL_SOURCE_PREFIX, e.out);
+		emit_comment_text(&e, p->source_policy);
+		fputs(SB_SBPL_SOURCE_SUFFIX "\n", e.out);
+	}
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
 	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);
@@ -265,6 +350,34 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 		*len = size;
 	return buf;
 }
+
+/* ---- one-line renderings (LINE mode) ---- */
+
+typedef enum { R_STR, R_FILTER, R_RULE } rendering;
+
+static char *render_line(rendering what, const void *x)
+{
+	char *out = NULL;
+	size_t len = 0;
+	emitter e = {.out = xopen_memstream(&out, &len), .mode = W_LINE};
+	switch (what) {
+	case R_STR:
+		emit_str(&e, x, NULL, false);
+		break;
+	case R_FILTER:
+		emit_filter(&e, x);
+		break;
+	case R_RULE:
+		emit_rule_line(&e, x);
+		break;
+	}
+	fclose(e.out);
+	return out;
+}
+
+char *sb_sbpl_str_text(const sb_str *s) { return render_line(R_STR, s); }
+char *sb_sbpl_filter_text(const sb_filter *f) { return render_line(R_FILTER, f); }
+char *sb_sbpl_rule_text(const sb_rule *r) { return render_line(R_RULE, r); }
 
 int sb_write_atomic(const char *path, const char *data, size_t len)
 {

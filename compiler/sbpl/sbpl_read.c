@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
 #include "compiler/common/path.h"
@@ -54,7 +55,7 @@ static sb_str *conv_str(conv *c, const sx_node *n, int depth)
 		return NULL;
 	if ((!strcmp(head, "param") || !strcmp(head, "getenv")) && n->nkids == 2 &&
 	    n->kids[1]->kind == SX_STRING)
-		return sb_str_param(n->kids[1]->text);
+		return sb_str_param_spelled(n->kids[1]->text);
 	if (!strcmp(head, "string-append")) {
 		size_t np = n->nkids - 1;
 		sb_str **parts = xcalloc(np ? np : 1, sizeof *parts);
@@ -427,11 +428,16 @@ static void conv_rule(conv *c, const sx_node *n, sb_action action)
 
 /* ---- top-level forms ---- */
 
-static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+static void add_form(conv *c, const sx_node *n, sb_unmodelled_kind kind, const char *reason)
 {
 	char *text = sx_print(n);
-	sb_profile_add_unmodelled(c->p, text, reason, n->loc);
+	sb_profile_add_unmodelled(c->p, kind, text, reason, n->loc);
 	free(text);
+}
+
+static void add_unmodelled(conv *c, const sx_node *n, const char *reason)
+{
+	add_form(c, n, SB_UNMODELLED_ACTIVE, reason);
 }
 
 static void conv_version(conv *c, const sx_node *n)
@@ -543,9 +549,9 @@ static void conv_branch(conv *c, const sx_node *cond, bool negate, const sx_node
 static void conv_container(conv *c, const sx_node *n, const char *head)
 {
 	if (c->depth == 0)
-		add_unmodelled(c, n, !strcmp(head, "begin")
-			? SB_UNMODELLED_INERT "'begin' read form by form"
-			: SB_UNMODELLED_INERT "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
+		add_form(c, n, SB_UNMODELLED_INERT, !strcmp(head, "begin")
+			? "'begin' read form by form"
+			: "conditional; its rules are kept with the condition as an opaque filter (unknown where it matters)");
 	c->depth++;
 	const sx_node *const *k = (const sx_node *const *)n->kids;
 	if (!strcmp(head, "begin")) {
@@ -597,6 +603,34 @@ static void conv_form(conv *c, const sx_node *n)
 	}
 }
 
+/* The header's data lines, as the writer puts them (emit_sbpl.c): the
+ * launch params ("-D NAME=VALUE" under their title) and the source policy.
+ * True when `text` was one of them.  */
+static bool read_header_data(sb_profile *p, const char *text)
+{
+	size_t pn = strlen(SB_SBPL_SOURCE_PREFIX), sn = strlen(SB_SBPL_SOURCE_SUFFIX);
+	size_t n = strlen(text);
+	if (!strcmp(text, SB_SBPL_LAUNCH_PARAMS_TITLE))
+		return true;
+	if (!strncmp(text, "-D ", 3)) {
+		const char *name = text + 3, *eq = strchr(name, '=');
+		if (!eq || eq == name || sb_path_bad_char(eq + 1) >= 0)
+			return false;
+		char *nm = xstrndup(name, (size_t)(eq - name));
+		bool ok = !strpbrk(nm, " \t*");
+		if (ok && !sb_bindings_get(&p->launch_params, nm))
+			sb_bindings_set(&p->launch_params, nm, eq + 1);
+		free(nm);
+		return ok;
+	}
+	if (!p->source_policy && n > pn + sn && !strncmp(text, SB_SBPL_SOURCE_PREFIX, pn) &&
+	    !strcmp(text + n - sn, SB_SBPL_SOURCE_SUFFIX)) {
+		p->source_policy = xstrndup(text + pn, n - pn - sn);
+		return true;
+	}
+	return false;
+}
+
 static void collect_header(conv *c)
 {
 	int first_line = c->doc->nforms ? c->doc->forms[0]->loc.line : 1 << 30;
@@ -604,7 +638,8 @@ static void collect_header(conv *c)
 		const sx_comment *k = &c->doc->comments[i];
 		if (k->line >= first_line)
 			break;
-		sb_profile_add_header(c->p, k->text);
+		if (!read_header_data(c->p, k->text))
+			sb_profile_add_header(c->p, k->text);
 	}
 }
 

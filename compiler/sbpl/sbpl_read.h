@@ -40,11 +40,6 @@
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
 
-/* Reasons of unmodelled forms that add no rule the IR does not already
- * hold (definitions, containers whose rules were extracted) start with
- * this; decide() ignores those forms and answers unknown for any other.  */
-#define SB_UNMODELLED_INERT "inert: "
-
 enum { SB_READ_CONDITIONALS = 1 << 0 };
 
 /* Read a profile.  Returns NULL when any error was reported; warnings do
@@ -66,9 +61,7 @@ sb_profile *sb_sbpl_read_file_bound(const char *file, sb_diag *d, unsigned flags
  * On success stores a malloc'd FILE in *file and returns the line, else 0.  */
 int sb_sbpl_parse_origin(const char *comment, char **file);
 
-/* One-line SBPL renderings of IR pieces.  Caller frees.  */
-char *sb_sbpl_str_text(const sb_str *s);
-char *sb_sbpl_filter_text(const sb_filter *f);
-char *sb_sbpl_rule_text(const sb_rule *r);
+/* One-line renderings of IR pieces: emit_sbpl.h (the one writer).  */
+#include "compiler/sbpl/emit_sbpl.h"
 
 #endif

@@ -40,6 +40,7 @@ struct sb_tracer {
 	double tokens;
 	struct timespec last;
 	sb_strmap *sources;        /* included policy file -> its text (owned) */
+	sb_eval *ev;               /* decides for cfg.bound, NULL without one */
 };
 
 static const char *const words[SB_ACC__COUNT] = {
@@ -62,6 +63,7 @@ sb_tracer *sb_tracer_new(const sb_tracer_cfg *cfg)
 	if (!t->cfg.max_distinct)
 		t->cfg.max_distinct = 10000;
 	t->seen = sb_strmap_new();
+	t->ev = t->cfg.bound ? sb_eval_new(t->cfg.bound, 0) : NULL;
 	t->tokens = t->cfg.burst;
 	clock_gettime(CLOCK_MONOTONIC, &t->last);
 	return t;
@@ -85,6 +87,7 @@ void sb_tracer_free(sb_tracer *t)
 		entry_free(t->v[i]);
 	free(t->v);
 	sb_strmap_free(t->seen);
+	sb_eval_free(t->ev);
 	if (t->sources) {
 		sb_strmap_each(t->sources, free);
 		sb_strmap_free(t->sources);
@@ -439,8 +442,8 @@ static void classify(sb_tracer *t, entry *e, const char *origin)
 	}
 	if (e->access == SB_ACC_NETWORK) {
 		r = t->cfg.bound ? network_rule(t->cfg.bound) : NULL;
-	} else if (t->cfg.bound) {
-		sb_decision dec = sb_decide(t->cfg.bound, op_of(e->access), e->path,
+	} else if (t->ev) {
+		sb_decision dec = sb_eval_decide(t->ev, op_of(e->access), e->path,
 					    e->access == SB_ACC_LIST ? SB_VNODE_DIRECTORY : 0);
 		if (dec.kind == SB_DEC_DENY)
 			r = dec.rule;
@@ -682,9 +685,9 @@ static const char *verb_of(sb_access a)
  * the written place too, the grant is "read write".  */
 static const char *write_verb(const sb_tracer *t, sb_access a, const char *target)
 {
-	if (!is_write(a) || !t->cfg.bound)
+	if (!is_write(a) || !t->ev)
 		return verb_of(a);
-	sb_decision dec = sb_decide(t->cfg.bound, SB_OP_FILE_READ_DATA, target, 0);
+	sb_decision dec = sb_eval_decide(t->ev, SB_OP_FILE_READ_DATA, target, 0);
 	return dec.kind == SB_DEC_DENY ? "read write" : "write";
 }
 

@@ -2,7 +2,7 @@
  * the backend (Linux: the seccomp user-notification supervisor,
  * runtime/linux/trace_notify.c; macOS: the unified log reader,
  * runtime/macos/macos_trace.c) reports each access the sandbox denied; the
- * tracer names the deciding rule and its policy line (sb_decide on the
+ * tracer names the deciding rule and its policy line (sb_eval_decide on the
  * bound profile), says which variable or statement would allow it,
  * reports each (access, path) once, live, rate-limited, in words or one
  * JSON object a line, prints a summary at the end, and collects what

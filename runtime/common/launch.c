@@ -20,15 +20,14 @@ static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WR
 
 bool sb_launch_reserved_param(const char *name)
 {
-	size_t n = strlen(name);
-	if (n && name[n - 1] == '*')
-		n--;
-	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-		if (strlen(reserved[i]) == n && strncmp(reserved[i], name, n) == 0)
-			return true;
-	if (strncmp(name, "TOOL_", 5) == 0)
-		return true;   /* preset gates: OMP_SANDBOX_TOOLS (tools.h) */
-	return strstr(name, "..") != NULL;
+	sb_param p = sb_param_parse(name);
+	/* ancestors are derived from two others; preset gates come from
+	 * OMP_SANDBOX_TOOLS (tools.h) */
+	bool r = p.kind == SB_PARAM_ANCESTORS || sb_param_is_gate_name(p.name);
+	for (size_t i = 0; !r && i < sizeof reserved / sizeof reserved[0]; i++)
+		r = strcmp(reserved[i], p.name) == 0;
+	sb_param_clear(&p);
+	return r;
 }
 
 /* Seatbelt sees /tmp, /var and /etc as /private/..., and decide() resolves
@@ -174,6 +173,11 @@ int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 			argv_push(out, xstrdup("-D"));
 			argv_push(out, define_arg(b->name, b->nvalues ? b->values[0] : ""));
 		}
+		if (in->egress_proxy) {
+			/* the one destination the profile lets out (docs/egress.md) */
+			argv_push(out, xstrdup("-D"));
+			argv_push(out, define_arg("EGRESS_PROXY", in->egress_proxy));
+		}
 		argv_push(out, xstrdup(in->cmd));
 	} else {
 		out->profile_text = sb_profile_text(out->bound);
@@ -240,7 +244,9 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 {
 	char *real = realpath(file, NULL);
 	const char *p = real ? real : file;
-	sb_decision dec = sb_decide(bound, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
+	sb_eval *ev = sb_eval_new(bound, 0);
+	sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
+	sb_eval_free(ev);
 	int rc = 0;
 	if (dec.kind == SB_DEC_DENY) {
 		char *dir = suggest_dir(p, home);
@@ -261,12 +267,13 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 			   sb_diag *d)
 {
 	int warnings = 0;
+	sb_eval *ev = sb_eval_new(bound, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (!files[i])
 			continue;
 		char *real = realpath(files[i], NULL);
 		const char *p = real ? real : files[i];
-		sb_decision dec = sb_decide(bound, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
+		sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
 		if (dec.kind == SB_DEC_ALLOW) {
 			sb_diag_report(d, SB_SEV_WARNING, NULL, "tamper",
 				       "%s is writable inside the sandbox: the sandboxed program could "
@@ -277,32 +284,44 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 		}
 		free(real);
 	}
+	sb_eval_free(ev);
 	return warnings;
 }
 
 /* ---- grants on missing paths ---- */
 
-static bool str_has_param(const sb_str *s, const char *prefix)
+/* Does the filter use a param `want` accepts?  */
+static bool str_has_param(const sb_str *s, bool (*want)(const sb_param *))
 {
 	if (!s)
 		return false;
 	if (s->kind == SB_STR_PARAM)
-		return strncmp(s->text, prefix, strlen(prefix)) == 0;
+		return want(&s->param);
 	for (size_t i = 0; i < s->nparts; i++)
-		if (str_has_param(s->parts[i], prefix))
+		if (str_has_param(s->parts[i], want))
 			return true;
 	return false;
 }
 
-static bool filter_has_param(const sb_filter *f, const char *prefix)
+static bool filter_has_param(const sb_filter *f, bool (*want)(const sb_param *))
 {
-	if (str_has_param(f->arg, prefix))
+	if (str_has_param(f->arg, want))
 		return true;
 	for (size_t i = 0; i < f->nkids; i++)
-		if (filter_has_param(f->kids[i], prefix))
+		if (filter_has_param(f->kids[i], want))
 			return true;
 	return false;
 }
+
+static bool is_gate(const sb_param *p) { return p->tool != NULL; }
+
+static bool is_list_named(const sb_param *p, const char *name)
+{
+	return p->kind == SB_PARAM_LIST && !p->index && !strcmp(p->name, name);
+}
+
+static bool is_extra_write(const sb_param *p) { return is_list_named(p, "EXTRA_WRITE"); }
+static bool is_extra_read(const sb_param *p) { return is_list_named(p, "EXTRA_READ"); }
 
 static bool macos_only(const char *p)
 {
@@ -367,11 +386,11 @@ int sb_launch_warn_missing(const sb_profile *prof, const sb_bindings *binds, sb_
 		for (size_t j = 0; j < r->nfilters; j++) {
 			const sb_filter *f = r->filters[j];
 			/* a preset names optional files (~/.gitignore_global): quiet */
-			if (filter_has_param(f, "TOOL_"))
+			if (filter_has_param(f, is_gate))
 				continue;
-			const char *via = filter_has_param(f, "EXTRA_WRITE*")
+			const char *via = filter_has_param(f, is_extra_write)
 						  ? " (from OMP_SANDBOX_EXTRA_WRITE)"
-					  : filter_has_param(f, "EXTRA_READ*")
+					  : filter_has_param(f, is_extra_read)
 						  ? " (from OMP_SANDBOX_EXTRA_READ)"
 						  : "";
 			/* bind this one filter alone: a list gives one filter per entry */

@@ -42,6 +42,7 @@ typedef struct sb_launch_in {
 	char *const *args;            /* its arguments after argv[0] */
 	size_t nargs;
 	bool auto_approve;            /* OMP_SANDBOX_YOLO=1: --auto-approve first */
+	const char *egress_proxy;     /* macOS: "localhost:PORT" of the egress proxy, or NULL */
 	/* macOS under the denial trace: every deny rule of the -p text gets
 	 * (with message "omp-sandbox rule FILE:LINE TAG"), which Seatbelt puts
 	 * at the end of the violation it logs (runtime/macos/macos_trace.h).

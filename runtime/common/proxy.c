@@ -25,12 +25,16 @@ enum { HEAD_MAX = 16384, BUF_SIZE = 65536, MAX_ADDRS = 16, MAX_CONNS = 1024 };
 
 typedef enum { C_HEAD, C_CONNECTING, C_RELAY, C_ANSWER } conn_state;
 
-/* One direction of a relay: bytes read from `from` waiting for `to`.  */
+/* One direction of a relay: bytes read from `from` waiting for `to`, in
+ * `data` or, once the direction is spliced (Linux), in a kernel pipe.  */
 typedef struct pipe_buf {
 	char *data;
 	size_t off, len;
 	bool eof;          /* the reader saw end of stream */
 	bool shut;         /* shutdown(SHUT_WR) passed on */
+	int pr, pw;        /* the splice pipe, or -1 */
+	size_t inpipe;     /* bytes in it */
+	bool no_pipe;      /* pipe2 failed once: copy through `data` */
 } pipe_buf;
 
 typedef struct conn {
@@ -86,6 +90,13 @@ static void conn_free(conn *c)
 		close(c->cfd);
 	if (c->ufd >= 0)
 		close(c->ufd);
+	pipe_buf *bs[] = { &c->up, &c->down };
+	for (size_t i = 0; i < 2; i++) {
+		if (bs[i]->pr >= 0)
+			close(bs[i]->pr);
+		if (bs[i]->pw >= 0)
+			close(bs[i]->pw);
+	}
 	free(c->up.data);
 	free(c->down.data);
 	free(c);
@@ -601,12 +612,86 @@ static bool check_sni(sb_proxy *p, conn *c)
 
 /* ---- relaying ---- */
 
+/* Relayed bytes go through a kernel pipe with splice(2) on Linux: no copy
+ * through the proxy's memory, and up to PIPE_CAP bytes per call instead of
+ * BUF_SIZE (docs/benchmarks.md, section 9, measured both).  A direction is
+ * spliced once its buffer is empty and nothing needs to look at the bytes
+ * (the ClientHello check reads the first client bytes from `data`).  */
+#ifdef __linux__
+enum { PIPE_CAP = 1 << 20 };
+
+static bool spliced(pipe_buf *b, bool may_splice)
+{
+	if (b->pr >= 0)
+		return true;
+	if (!may_splice || b->no_pipe || b->off != b->len)
+		return false;
+	int fds[2];
+	if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) {
+		b->no_pipe = true;   /* out of descriptors: copy instead */
+		return false;
+	}
+	/* a larger pipe where allowed (fs.pipe-max-size); 64 KiB otherwise */
+	fcntl(fds[1], F_SETPIPE_SZ, PIPE_CAP);
+	b->pr = fds[0];
+	b->pw = fds[1];
+	return true;
+}
+
+static size_t pipe_room(const pipe_buf *b)
+{
+	return b->inpipe < PIPE_CAP ? PIPE_CAP - b->inpipe : 0;
+}
+#else
+enum { PIPE_CAP = 0 };
+static bool spliced(pipe_buf *b, bool may_splice)
+{
+	(void)b;
+	(void)may_splice;
+	return false;
+}
+#endif
+
+/* Bytes read and not yet written, and whether there is room to read.  */
+static size_t pending(const pipe_buf *b)
+{
+	return b->len - b->off + b->inpipe;
+}
+
+static bool has_room(const pipe_buf *b)
+{
+	if (b->eof)
+		return false;
+	if (b->pr >= 0)
+		return b->inpipe < (size_t)PIPE_CAP;
+	return b->len < BUF_SIZE || b->off == b->len;
+}
+
 /* Read into b from fd; false on a hard error.  */
-static bool fill(pipe_buf *b, int fd)
+static bool fill(pipe_buf *b, int fd, bool may_splice)
 {
 	if (b->off == b->len)
 		b->off = b->len = 0;
-	if (b->eof || b->len == BUF_SIZE)
+	if (b->eof)
+		return true;
+#ifdef __linux__
+	if (spliced(b, may_splice)) {
+		size_t room = pipe_room(b);
+		if (!room)
+			return true;
+		ssize_t n = splice(fd, NULL, b->pw, NULL, room, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n > 0)
+			b->inpipe += (size_t)n;
+		else if (n == 0)
+			b->eof = true;
+		else if (errno != EAGAIN && errno != EINTR)
+			return false;
+		return true;
+	}
+#else
+	(void)spliced(b, may_splice);
+#endif
+	if (b->len == BUF_SIZE)
 		return true;
 	ssize_t n = read(fd, b->data + b->len, BUF_SIZE - b->len);
 	if (n > 0)
@@ -630,7 +715,16 @@ static bool drain(pipe_buf *b, int fd)
 	}
 	if (b->off == b->len)
 		b->off = b->len = 0;   /* room again for the reader */
-	if (b->off == b->len && b->eof && !b->shut) {
+#ifdef __linux__
+	if (b->off == b->len && b->inpipe) {
+		ssize_t n = splice(b->pr, NULL, fd, NULL, b->inpipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n > 0)
+			b->inpipe -= (size_t)n;
+		else if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+#endif
+	if (pending(b) == 0 && b->eof && !b->shut) {
 		shutdown(fd, SHUT_WR);
 		b->shut = true;
 	}
@@ -662,6 +756,7 @@ static void accept_all(sb_proxy *p)
 		c->ufd = -1;
 		c->up.data = xcalloc(1, BUF_SIZE);
 		c->down.data = xcalloc(1, BUF_SIZE);
+		c->up.pr = c->up.pw = c->down.pr = c->down.pw = -1;
 		if (p->n == p->cap) {
 			p->cap = p->cap ? 2 * p->cap : 16;
 			conn **v = realloc(p->conns, p->cap * sizeof *v);
@@ -704,9 +799,9 @@ static bool step(sb_proxy *p, conn *c, short cre, short ure)
 			return false;
 		return c->down.off < c->down.len;
 	case C_RELAY:
-		if ((cre & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->up, c->cfd))
+		if ((cre & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->up, c->cfd, !c->sni_pending))
 			return false;
-		if ((ure & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->down, c->ufd))
+		if ((ure & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->down, c->ufd, true))
 			return false;
 		if (c->sni_pending && c->up.len > c->up.off && !check_sni(p, c))
 			return false;
@@ -727,9 +822,9 @@ static short client_events(const conn *c)
 	case C_ANSWER: return POLLOUT;
 	case C_RELAY: {
 		short ev = 0;
-		if (!c->up.eof && c->up.len < BUF_SIZE)
+		if (has_room(&c->up))
 			ev |= POLLIN;
-		if (c->down.off < c->down.len)
+		if (pending(&c->down))
 			ev |= POLLOUT;
 		return ev;
 	}
@@ -746,9 +841,9 @@ static short upstream_events(const conn *c)
 	if (c->state != C_RELAY)
 		return 0;
 	short ev = 0;
-	if (!c->down.eof && c->down.len < BUF_SIZE)
+	if (has_room(&c->down))
 		ev |= POLLIN;
-	if (c->up.off < c->up.len && !c->sni_pending)
+	if (pending(&c->up) && !c->sni_pending)
 		ev |= POLLOUT;
 	return ev;
 }

@@ -38,19 +38,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "TOOL_NODE_GYP*" -> "node-gyp" (the compiler's mapping reversed), or
- * NULL for another param.  */
-static char *preset_of_param(const char *param)
-{
-	size_t n = strlen(param);
-	if (strncmp(param, "TOOL_", 5) != 0 || n < 7 || param[n - 1] != '*')
-		return NULL;
-	char *name = xstrndup(param + 5, n - 6);
-	for (char *q = name; *q; q++)
-		*q = *q == '_' ? '-' : (char)(*q >= 'A' && *q <= 'Z' ? *q - 'A' + 'a' : *q);
-	return name;
-}
-
 static size_t index_of(const sb_tools *t, const char *name, size_t len)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -63,16 +50,14 @@ void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, s
 {
 	memset(out, 0, sizeof *out);
 	size_t np = 0;
-	char **params = prof ? sb_profile_params(prof, &np) : NULL;
-	for (size_t i = 0; i < np; i++) {
-		char *name = preset_of_param(params[i]);
-		if (name) {
+	sb_param *params = prof ? sb_profile_params(prof, &np) : NULL;
+	for (size_t i = 0; i < np; i++)
+		if (params[i].kind == SB_PARAM_LIST && params[i].tool && !params[i].index) {
 			out->names = xrealloc(out->names, (out->n + 1) * sizeof *out->names);
-			out->names[out->n++] = name;
+			out->names[out->n++] = xstrdup(params[i].tool);
 		}
-		free(params[i]);
-	}
-	free(params);
+	if (params)
+		sb_param_array_free(params, np);
 	if (out->n)
 		qsort(out->names, out->n, sizeof *out->names, cmp_str);
 	out->on = xcalloc(out->n ? out->n : 1, sizeof *out->on);
@@ -129,9 +114,7 @@ void sb_tools_bind(const sb_tools *t, sb_bindings *out)
 {
 	static const char *const gate_on[] = { "" };
 	for (size_t i = 0; i < t->n; i++) {
-		char *param = xasprintf("TOOL_%s", t->names[i]);
-		for (char *q = param + 5; *q; q++)
-			*q = *q == '-' ? '_' : (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+		char *param = sb_param_gate_name(t->names[i]);
 		sb_bindings_set_list(out, param, gate_on, t->on[i] ? 1 : 0);
 		free(param);
 	}
@@ -213,14 +196,16 @@ void sb_tools_notes(const sb_tools *t, const char *home, const sb_profile *bound
 		return;
 	char *npmrc = sb_path_join(home, ".npmrc");
 	struct stat st;
+	sb_eval *ev = sb_eval_new(bound, 0);
 	if (lstat(npmrc, &st) == 0 &&
-	    sb_decide(bound, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY)
+	    sb_eval_decide(ev, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY)
 		sb_diag_report(d, SB_SEV_NOTE, NULL, "npmrc",
 			       "%s is not readable in the sandbox (it may hold registry tokens): npm "
 			       "and bun inside ignore its settings (registry, scopes, auth) and use "
 			       "the public registry; to let them read it, set "
 			       "OMP_SANDBOX_EXTRA_READ=%s and OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1",
 			       npmrc, npmrc);
+	sb_eval_free(ev);
 	free(npmrc);
 }
 

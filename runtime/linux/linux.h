@@ -1,7 +1,7 @@
 /* linux.h - the Linux backend: enforce a bound profile's file semantics with
  * Landlock (+ no_new_privs, capability drop, seccomp).  Design:
  * docs/linux.md.
- * Contract: the kernel never allows a file access that sb_decide() denies
+ * Contract: the kernel never allows a file access that sb_eval_decide() denies
  * for the same bound profile; where Landlock cannot be exact it denies more
  * and the plan says so.  */
 #ifndef SB_LINUX_H
@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
 #include "runtime/common/status.h"
@@ -22,6 +23,13 @@ typedef struct sb_linux_opts {
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
 	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
+	/* The user the sandbox runs as and XDG_RUNTIME_DIR of the launch's
+	 * environment (NULL: unset): the per-user runtime directories
+	 * (/run/user/UID and XDG_RUNTIME_DIR) are denied whole.  Filled by the
+	 * launcher; the planner reads neither the process's ids nor its
+	 * environment (runtime/common/env.h).  */
+	uid_t uid;
+	const char *xdg_runtime_dir;
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;

@@ -19,9 +19,12 @@ static const abi_row rows[] = {
 	  "every rename or hard link into another directory fails with EXDEV (never a hole). "
 	  "Measured at ABI 1: git mv between directories fails (\"renaming ... Invalid "
 	  "cross-device link\"), rename(2), Node's fs.rename and Python's os.rename raise "
-	  "EXDEV; mv(1), pip (shutil.move) and npm install copy instead and work, as do git "
-	  "commit, clone and gc. What to do: a kernel of 5.19 or newer (ABI 2); or mv(1) "
-	  "then git add -A instead of git mv",
+	  "EXDEV; mv(1), pip (shutil.move) and npm 10 or newer copy instead and work, as do "
+	  "git commit, clone and gc. npm 9 (Debian 12's npm 9.2.0) fails: its cache "
+	  "hard-links every download from _cacache/tmp into _cacache/content-v2 with no "
+	  "fallback, so npm pack and npm install stop with EXDEV. What to do: a kernel of "
+	  "5.19 or newer (ABI 2); or mv(1) then git add -A instead of git mv; npm 10 or "
+	  "newer (npm install -g npm@10, outside the sandbox)",
 	  true },
 	{ 3, "truncation (truncate, O_TRUNC)", "Landlock TRUNCATE",
 	  "seccomp truncation guard: truncate(2) refused (EPERM), open/openat with O_TRUNC "

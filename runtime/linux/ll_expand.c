@@ -79,9 +79,51 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* One node: `fd` is an O_PATH|O_NOFOLLOW fd (owned here).  */
-static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t want,
-			bool in_expanded, sb_ll_classify_fn fn, void *ctx, int depth)
+typedef struct walk {
+	sb_ll_rules *out;
+	sb_ll_classify_fn fn;
+	sb_ll_names_fn names;
+	void *ctx;
+} walk;
+
+/* The sorted names of a directory's entries, or NULL when it cannot be
+ * listed (errno set).  */
+static char **list_names(int fd, size_t *count)
 {
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!dir) {
+		int e = errno;
+		if (dfd >= 0)
+			close(dfd);
+		errno = e;
+		return NULL;
+	}
+	/* Snapshot the names first, sorted: the rule list is deterministic
+	 * and no fd stays open across the recursion.  */
+	char **names = xrealloc(NULL, sizeof *names);
+	size_t n = 0, cap = 1;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			cap = 2 * cap;
+			names = xrealloc(names, cap * sizeof *names);
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_names);
+	*count = n;
+	return names;
+}
+
+static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
+			bool in_expanded, int depth)
+{
+	sb_ll_rules *out = w->out;
 	struct stat st;
 	out->nodes_visited++;
 	if (fstat(fd, &st) < 0) {
@@ -105,7 +147,7 @@ static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t wan
 		return;
 	}
 	uint64_t allow_all = 0, mixed = 0;
-	fn(ctx, path, is_dir, want, &allow_all, &mixed);
+	w->fn(w->ctx, path, is_dir, want, &allow_all, &mixed);
 	allow_all &= want & ~SB_LL_NEVER;
 	if (!is_dir) {
 		allow_all &= SB_LL_FILE_RIGHTS;
@@ -123,59 +165,50 @@ static void expand_node(sb_ll_rules *out, const char *path, int fd, uint64_t wan
 				 "entry gets its own", path,
 				 (mixed & (SB_LL_READ_FILE | SB_LL_READ_DIR)) ? "listing it is denied"
 									     : "writes");
-		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
-		if (!dir) {
-			if (dfd >= 0)
-				close(dfd);
+		size_t n = 0;
+		/* inside a hidden tree only the way to the paths bound back
+		 * matters (the classifier gives every other entry no rule) */
+		char **names = w->names ? w->names(w->ctx, path, &n) : NULL;
+		if (!names)
+			names = list_names(fd, &n);
+		if (!names) {
 			/* Cannot list it: its entries get no rule and stay denied.  */
 			out->unreadable_skips++;
 			sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
 					 "%s: cannot list (%s); its entries stay denied", path,
 					 strerror(errno));
 		} else {
-			/* Snapshot the names first, sorted: the rule list is
-			 * deterministic and no fd stays open across the recursion.  */
-			char **names = NULL;
-			size_t n = 0, cap = 0;
-			struct dirent *e;
-			while ((e = readdir(dir))) {
-				if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-					continue;
-				if (n == cap) {
-					cap = cap ? 2 * cap : 64;
-					names = xrealloc(names, cap * sizeof *names);
-				}
-				names[n++] = xstrdup(e->d_name);
-			}
-			if (n > 1)   /* an empty directory: names is NULL, and
-					qsort(NULL, 0, ...) is undefined */
-				qsort(names, n, sizeof *names, cmp_names);
 			for (size_t i = 0; i < n; i++) {
 				char *cp = child_path(path, names[i]);
 				int cfd = openat(fd, names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 				if (cfd >= 0)
-					expand_node(out, cp, cfd, mixed, true, fn, ctx, depth + 1);
+					expand_node(w, cp, cfd, mixed, true, depth + 1);
 				/* vanished since readdir: no rule, stays denied */
 				free(cp);
 				free(names[i]);
 			}
 			free(names);
-			closedir(dir);
 		}
 	}
 	if (!kept)
 		close(fd);
 }
 
-int sb_ll_expand(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
-		 void *ctx)
+int sb_ll_expand_names(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
+		       sb_ll_names_fn names, void *ctx)
 {
 	int fd = open(root, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	expand_node(out, root, fd, rights, false, fn, ctx, 0);
+	walk w = { out, fn, names, ctx };
+	expand_node(&w, root, fd, rights, false, 0);
 	return 0;
+}
+
+int sb_ll_expand(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
+		 void *ctx)
+{
+	return sb_ll_expand_names(out, root, rights, fn, NULL, ctx);
 }
 
 /* ---- mountinfo ---- */

@@ -63,6 +63,12 @@ void sb_ll_rules_clear(sb_ll_rules *r);
  * cannot be opened.  */
 int sb_ll_expand(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
 		 void *ctx);
+/* Which entries of a mixed directory to visit: a sorted, owned list of
+ * names (n may be 0), or NULL to list the directory.  */
+typedef char **(*sb_ll_names_fn)(void *ctx, const char *dir, size_t *n);
+/* sb_ll_expand, asking `names` (may be NULL) before listing a directory.  */
+int sb_ll_expand_names(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
+		       sb_ll_names_fn names, void *ctx);
 
 /* /proc/self/mountinfo, parsed.  */
 typedef struct sb_mount {
@@ -156,6 +162,10 @@ uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point);
 /* 0: `p` is not hidden; 1: hidden by a HIDE/DEV mask (at or below its
  * node, not bound back); 2: hidden, with a bound-back path below it.  */
 int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p);
+/* The names below `dir` that lead to a path bound back into a HIDE/DEV
+ * mask: sorted, owned, deduplicated.  Inside a hidden tree every other
+ * entry gets no rule, so the expander need not list it.  */
+char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n);
 const char *sb_ll_mask_kind_name(const sb_ll_mask *m);
 
 typedef enum {

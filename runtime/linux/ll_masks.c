@@ -121,6 +121,41 @@ int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p)
 	return h;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n)
+{
+	char **names = NULL;
+	*n = 0;
+	size_t skip = strcmp(dir, "/") == 0 ? 1 : strlen(dir) + 1;
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if (m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV)
+			continue;
+		for (size_t k = 0; k < m->nexpose; k++) {
+			const char *e = m->expose[k].path;
+			if (!strictly_under(e, dir))
+				continue;
+			const char *first = e + skip;
+			const char *slash = strchr(first, '/');
+			size_t len = slash ? (size_t)(slash - first) : strlen(first);
+			bool seen = false;
+			for (size_t j = 0; j < *n && !seen; j++)
+				seen = strlen(names[j]) == len && strncmp(names[j], first, len) == 0;
+			if (seen)
+				continue;
+			names = xrealloc(names, (*n + 1) * sizeof *names);
+			names[(*n)++] = xstrndup(first, len);
+		}
+	}
+	if (*n > 1)
+		qsort(names, *n, sizeof *names, cmp_name);
+	return names;
+}
+
 /* Is `p` hidden by a HIDE or DEV mask already planned (and not bound back)?  */
 static const sb_ll_mask *hidden_by(const sb_ll_masks *ms, const char *p)
 {

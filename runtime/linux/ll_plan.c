@@ -2,7 +2,7 @@
 /* ll_plan.c - bound profile IR -> one Landlock ruleset (plan).
  *
  * Soundness is the contract: the kernel must never allow a file access that
- * sb_decide() denies for the same bound profile.  The planner gets there in
+ * sb_eval_decide() denies for the same bound profile.  The planner gets there in
  * three steps, each of which can only make Linux stricter:
  *  1. "linuxize" the profile: an ALLOW filter Landlock cannot express
  *     (regex, prefix, vnode-type, require-*, opaque, unbound) is dropped, and
@@ -55,7 +55,7 @@ typedef struct forced {
 typedef struct planner {
 	const sb_profile *orig;
 	sb_profile *lp;             /* linuxized profile (step 1) */
-	sb_eval_index *ix;          /* decide() on lp through its rule index */
+	sb_eval *ev;                /* decides for lp, made by lp_decide() */
 	char **cand;                /* Linux candidate points, sorted, unique */
 	size_t ncand;
 	forced *forced;
@@ -230,6 +230,24 @@ static const char *filter_kind_name(sb_filter_kind k)
 	}
 }
 
+/* The linuxized profile's decision; the evaluation context is made on the
+ * first question, once the profile is complete (linuxize).  */
+static sb_decision lp_decide(planner *pl, sb_op op, const char *path)
+{
+	if (!pl->ev)
+		pl->ev = sb_eval_new(pl->lp, 0);
+	return sb_eval_decide(pl->ev, op, path, 0);
+}
+
+/* The same answers through the rule index: the planner asks several
+ * questions about each of many points (bench/analysis.md, launch).  */
+static sb_decision lp_decide_indexed(planner *pl, sb_op op, const char *path)
+{
+	if (!pl->ev)
+		pl->ev = sb_eval_new(pl->lp, 0);
+	return sb_eval_decide_indexed(pl->ev, op, path, 0);
+}
+
 static int linuxize(planner *pl, const sb_linux_opts *o)
 {
 	sb_ll_plan *plan = pl->plan;
@@ -239,7 +257,7 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 	 * "unknown" where they could matter; the plan treats that as deny.  */
 	for (size_t i = 0; i < pl->orig->nunmodelled; i++) {
 		const sb_unmodelled *u = &pl->orig->unmodelled[i];
-		sb_profile_add_unmodelled(pl->lp, u->text, u->reason, u->loc);
+		sb_profile_add_unmodelled(pl->lp, u->kind, u->text, u->reason, u->loc);
 	}
 	for (size_t i = 0; i < pl->orig->nrules; i++) {
 		const sb_rule *r = pl->orig->rules[i];
@@ -423,7 +441,7 @@ static uint64_t allowed_at(planner *pl, const char *point)
 {
 	bool ok[Q_N];
 	for (size_t i = 0; i < Q_N; i++) {
-		sb_decision d = sb_decide_indexed(pl->ix, queried_ops[i], point, 0);
+		sb_decision d = lp_decide_indexed(pl, queried_ops[i], point);
 		ok[i] = d.kind == SB_DEC_ALLOW;
 		if (d.kind == SB_DEC_UNKNOWN && !pl->unknown_noted) {
 			pl->unknown_noted = true;
@@ -613,6 +631,18 @@ static void classify(void *ctx, const char *path, bool is_dir, uint64_t want, ui
 		note_breaking(pl, path, *mixed);
 }
 
+/* Inside a hidden tree with paths bound back below (the home, /dev) the
+ * classifier gives no rule to anything off the way to them: visit only
+ * that way, not every entry (a /dev of a hundred nodes, a large home).  */
+static char **names_to_visit(void *ctx, const char *dir, size_t *n)
+{
+	planner *pl = ctx;
+	if (!pl->use_masks || sb_ll_masks_hidden(&pl->plan->masks, dir) != 2)
+		return NULL;
+	char **names = sb_ll_masks_names_below(&pl->plan->masks, dir, n);
+	return names ? names : xrealloc(NULL, sizeof *names);
+}
+
 static void add_forced(planner *pl, const char *path, uint64_t mask, const char *why)
 {
 	for (size_t i = 0; i < pl->nforced; i++)
@@ -668,7 +698,7 @@ static void add_devices(planner *pl, const sb_linux_opts *o)
 		pl->no_forced = false;
 		uint64_t rights = dv->rights & all;
 		if (dv->rights & SB_LL_IOCTL_DEV) {
-			sb_decision d = sb_decide(pl->lp, SB_OP_FILE_IOCTL, dv->path, 0);
+			sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
 			if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
 				rights |= SB_LL_IOCTL_DEV;
 		}
@@ -838,7 +868,7 @@ static void cb_src(void *ctx, const char *p, const char **file, int *line)
 	*line = 0;
 	for (size_t k = 0; k < 2 && !*line; k++)
 		for (size_t i = 0; i < Q_N; i++) {
-			sb_decision d = sb_decide(pl->lp, queried_ops[i], pts[k], 0);
+			sb_decision d = lp_decide(pl, queried_ops[i], pts[k]);
 			if (d.kind != SB_DEC_ALLOW && d.rule) {
 				*file = rule_file(d.rule);
 				*line = rule_line(d.rule);
@@ -975,7 +1005,7 @@ static void planner_clear(planner *pl)
 	sb_strv_free(pl->no_list, pl->nno_list);
 	sb_strv_free(pl->missing, pl->nmissing);
 	free(pl->memo_dir);
-	sb_eval_index_free(pl->ix);
+	sb_eval_free(pl->ev);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }
@@ -992,10 +1022,6 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	plan->home = o->home ? xstrdup(o->home) : NULL;
 
 	linuxize(&pl, o);
-	/* The planner asks lp several questions about each of many points:
-	 * the index answers as sb_decide() does, from the rules that can
-	 * match the point only (bench/analysis.md, launch).  */
-	pl.ix = sb_eval_index_new(pl.lp);
 	collect_candidates(&pl);
 	sb_ll_scan_other_ops(bound, plan, o);
 
@@ -1003,11 +1029,11 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	 * per-user runtime dir (agent sockets, podman auth).  */
 	add_forced(&pl, "/dev", R_ALL, "devices: the allowlist replaces /dev");
 	char runtime_dir[64];
-	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)getuid());
+	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)o->uid);
 	struct stat st;
 	if (stat(runtime_dir, &st) == 0)
 		add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = o->xdg_runtime_dir;
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;
 	if (xdg_real) {
 		add_forced(&pl, xdg_real, R_ALL, "the per-user runtime directory");
@@ -1023,7 +1049,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	int mrc = plan_masks(&pl, o);
 
 	pl.expanding = true;
-	int erc = mrc ? 0 : sb_ll_expand(&plan->r, "/", R_ALL, classify, &pl);
+	int erc = mrc ? 0 : sb_ll_expand_names(&plan->r, "/", R_ALL, classify, names_to_visit, &pl);
 	pl.expanding = false;
 	if (mrc || erc < 0) {
 		if (erc < 0)

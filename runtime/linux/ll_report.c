@@ -149,7 +149,8 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 		}
 	}
 	/* (deny default) with no network allow: the same seccomp refusal.  */
-	sb_decision d = sb_decide(orig, SB_OP_NETWORK_OUTBOUND, "/", 0);
+	sb_eval *ev = sb_eval_new(orig, 0);
+	sb_decision d = sb_eval_decide(ev, SB_OP_NETWORK_OUTBOUND, "/", 0);
 	if (!egress && d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT) {
 		plan->net_block = true;
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, d.rule ? rule_file(d.rule) : NULL,
@@ -157,10 +158,11 @@ void sb_ll_scan_other_ops(const sb_profile *orig, sb_ll_plan *plan, const sb_lin
 				 "network denied by default: socket() is refused for every "
 				 "address family (seccomp); socketpair() stays allowed");
 	}
-	d = sb_decide(orig, SB_OP_SIGNAL, "/", 0);
+	d = sb_eval_decide(ev, SB_OP_SIGNAL, "/", 0);
 	if (d.kind != SB_DEC_ALLOW && d.via_op == SB_OP_DEFAULT)
 		note_signal_deny(plan, o, d.rule ? rule_file(d.rule) : NULL,
 				 d.rule ? rule_line(d.rule) : 0, "signals denied by default");
+	sb_eval_free(ev);
 }
 
 static const char *note_label(sb_ll_note_kind k)

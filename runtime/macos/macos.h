@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include "compiler/common/diag.h"
+#include "compiler/ir/egress.h"
 #include "runtime/common/launch.h"
 
 /* The sandbox-exec to run: SB_SANDBOX_EXEC, or the test stand-in.
@@ -30,5 +31,16 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 /* chdir to l->cwd and execve sandbox-exec.  Returns only on failure, with
  * the status to exit with.  */
 int sb_macos_exec(const sb_launch *l, sb_diag *d);
+
+/* Host rules (runtime/macos/macos_egress.c): a listening socket on a free
+ * port of 127.0.0.1 for the egress proxy.  0 with *fd and *port, or
+ * SB_REFUSED (reported).  */
+int sb_macos_egress_listen(int *fd, int *port, sb_diag *d);
+/* Fork: the child runs sandbox-exec (sb_macos_exec); this process serves
+ * the proxy on `listen_fd` (taken over) by the rules of `eg` until the
+ * sandboxed tree has exited, then returns the child's exit status (a
+ * child killed by a signal: the same signal is raised here).  In the child,
+ * returns only on failure, like sb_macos_exec.  */
+int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd, sb_diag *d);
 
 #endif

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "compiler/common/diag.h"
@@ -48,7 +49,8 @@ int main(int argc, char **argv)
 	llspec_def defs[64];
 	size_t ndefs = 0;
 	bool plan_only = false, count = false, doctor = false;
-	sb_linux_opts o = { .min_abi = SB_LL_MIN_ABI_DEFAULT };
+	sb_linux_opts o = { .min_abi = SB_LL_MIN_ABI_DEFAULT, .uid = getuid(),
+			    .xdg_runtime_dir = getenv("XDG_RUNTIME_DIR") };
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

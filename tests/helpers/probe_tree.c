@@ -1,5 +1,5 @@
 /* probe_tree - compare the kernel's outcome under the Landlock plan with
- * sb_decide() for many (operation, path) pairs:
+ * sb_eval_decide() for many (operation, path) pairs:
  *   probe_tree -p SPEC [-D N=V]... --probe /abs/probe [--walk DIR]...
  *              [--path P]... [--mutable DIR] [--truncatable DIR]...
  *              [--allow-unenforceable] [--clamp-abi N]
@@ -121,7 +121,7 @@ static void walk(const char *dir, int depth)
 }
 
 /* The SBPL question a probe op asks.  */
-static sb_decision decide_pair(const sb_profile *p, const pair *q, char *buf, size_t n)
+static sb_decision decide_pair(sb_eval *ev, const pair *q, char *buf, size_t n)
 {
 	const char *path = q->path;
 	sb_op op = SB_OP_FILE_READ_DATA;
@@ -135,7 +135,7 @@ static sb_decision decide_pair(const sb_profile *p, const pair *q, char *buf, si
 		op = SB_OP_FILE_WRITE_UNLINK;
 	else if (!strcmp(q->op, "exec"))
 		op = SB_OP_PROCESS_EXEC;
-	return sb_decide(p, op, path, 0);
+	return sb_eval_decide(ev, op, path, 0);
 }
 
 int main(int argc, char **argv)
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	const char *spec = NULL, *probe = NULL;
 	llspec_def defs[32];
 	size_t ndefs = 0;
-	sb_linux_opts o = { .min_abi = 1 };
+	sb_linux_opts o = { .min_abi = 1, .uid = getuid(), .xdg_runtime_dir = getenv("XDG_RUNTIME_DIR") };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			spec = argv[++i];
@@ -235,6 +235,7 @@ int main(int argc, char **argv)
 	}
 	close(out[1]);
 	FILE *res = fdopen(out[0], "r");
+	sb_eval *ev = sb_eval_new(prof, 0);
 	size_t n_allow = 0, n_deny = 0, n_na = 0, n_viol = 0, n_strict = 0, got = 0;
 	char line[8192];
 	for (size_t i = 0; i < npairs && fgets(line, sizeof line, res); i++) {
@@ -243,7 +244,7 @@ int main(int argc, char **argv)
 		r = r ? r + 1 : "";
 		got++;
 		char buf[4200];
-		sb_decision dec = decide_pair(prof, &pairs[i], buf, sizeof buf);
+		sb_decision dec = decide_pair(ev, &pairs[i], buf, sizeof buf);
 		const char *dk = dec.kind == SB_DEC_ALLOW ? "allow" : dec.kind == SB_DEC_DENY ? "deny" : "unknown";
 		int dl = dec.rule ? dec.rule->src_line : 0;
 		if (!strcmp(r, "OK")) {
@@ -271,6 +272,7 @@ int main(int argc, char **argv)
 	       spec, npairs, got, n_allow, n_deny, n_na, n_viol, n_strict,
 	       sb_ll_plan_rule_count(plan));
 	sb_ll_plan_free(plan);
+	sb_eval_free(ev);
 	sb_profile_free(prof);
 	sb_diag_free(d);
 	if (got != npairs) {

@@ -6,8 +6,9 @@
 # throwaway $HOME); the launcher is $TSBRUN (default build/bin/sbrun) with
 # $PROFILE (default build/gen/omp.sb); SB_TEST_LL_ABI passes through for a
 # test build.  Prints "WORKLOAD-OK NAME", "WORKLOAD-FAIL NAME",
-# "WORKLOAD-SKIP TOOL: reason" for a missing tool, or, for git mv
-# across directories at Landlock ABI 1, "WORKLOAD-EXDEV git-mv".  No network.
+# "WORKLOAD-SKIP TOOL: reason" for a missing tool, or, for the documented
+# Landlock ABI 1 breakages (git mv across directories; npm 9's cache),
+# "WORKLOAD-EXDEV NAME"; and "WORKLOAD-NPM-VERSION V".  No network.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 TSBRUN=${TSBRUN:-$root/build/bin/sbrun}
@@ -26,9 +27,13 @@ out=$(git mv a/f b/f 2>&1); rc=$?
 if [ $rc != 0 ] && grep -q 'cross-device' <<<"$out"; then echo "WORKLOAD-EXDEV git-mv"; else ok git-mv $rc; fi
 cd .. && git clone -q repo clone; ok git-clone $?
 mkdir pkg && printf '{"name":"p","version":"1.0.0"}' >pkg/package.json
-(cd pkg && npm pack -q >/dev/null 2>&1); ok npm-pack $?
+# npm 9's cache hard-links into place with no fallback: EXDEV at ABI 1
+npm_ok() { if [ "$2" != 0 ] && grep -q 'EXDEV' <<<"$3"; then echo "WORKLOAD-EXDEV $1"; else ok "$1" "$2"; fi; }
+out=$(cd pkg && npm pack -q 2>&1 >/dev/null); npm_ok npm-pack $? "$out"
 mkdir app && printf '{"name":"app","version":"1.0.0"}' >app/package.json
-(cd app && npm install --offline --no-audit --no-fund ../pkg/p-1.0.0.tgz >/dev/null 2>&1 && [ -f node_modules/p/package.json ]); ok npm-install $?
+[ -f pkg/p-1.0.0.tgz ] || (cd pkg && tar czf p-1.0.0.tgz --transform 's,^,package/,' package.json)
+out=$(cd app && npm install --offline --no-audit --no-fund ../pkg/p-1.0.0.tgz 2>&1 >/dev/null && [ -f node_modules/p/package.json ]); npm_ok npm-install $? "$out"
+command -v npm >/dev/null && echo "WORKLOAD-NPM-VERSION $(npm --version 2>/dev/null)"
 mkdir -p pyp/m && printf 'from setuptools import setup\nsetup(name="m", version="1", packages=["m"])\n' >pyp/setup.py && : >pyp/m/__init__.py
 python3 -m venv venv >/dev/null 2>&1 && ./venv/bin/pip install -q --no-index --no-build-isolation --no-cache-dir ./pyp >/dev/null 2>&1; ok pip-install $?
 ./venv/bin/python -c 'import m' 2>/dev/null; ok pip-import $?

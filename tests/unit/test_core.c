@@ -157,19 +157,19 @@ static sb_profile *list_profile(void)
 	sb_profile *p = sb_profile_new();
 	sb_rule *r = sb_rule_new(SB_ALLOW, noloc);
 	sb_rule_add_op(r, SB_OP_FILE_READ, NULL);
-	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param("WORKSPACE"), noloc));
-	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param("EXTRA_READ*"), noloc));
+	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param_spelled("WORKSPACE"), noloc));
+	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param_spelled("EXTRA_READ*"), noloc));
 	sb_profile_add_rule(p, r);
 	/* A rule made only of a list: must vanish when the list is empty.  */
 	r = sb_rule_new(SB_ALLOW, noloc);
 	sb_rule_add_op(r, SB_OP_FILE_WRITE, NULL);
-	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param("EXTRA_WRITE*"), noloc));
+	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_param_spelled("EXTRA_WRITE*"), noloc));
 	sb_profile_add_rule(p, r);
 	/* (literal (param "HOME..WORKSPACE")) and a string-append.  */
 	r = sb_rule_new(SB_ALLOW, noloc);
 	sb_rule_add_op(r, SB_OP_FILE_READ_METADATA, NULL);
-	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, sb_str_param("HOME..WORKSPACE"), noloc));
-	sb_str *parts[2] = { sb_str_param("HOME"), sb_str_lit("/.omp") };
+	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, sb_str_param_spelled("HOME..WORKSPACE"), noloc));
+	sb_str *parts[2] = { sb_str_param_spelled("HOME"), sb_str_lit("/.omp") };
 	sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_append(parts, 2), noloc));
 	sb_profile_add_rule(p, r);
 	return p;
@@ -230,10 +230,19 @@ Test(ir, expand_lists_macos_form)
 	char *missing = NULL;
 	sb_profile *q = sb_profile_expand_lists(p, &b, &defs, &missing);
 	cr_assert_not_null(q);
-	cr_assert(eq(str, q->rules[0]->filters[0]->arg->text, "WORKSPACE"));
-	cr_assert(eq(str, q->rules[0]->filters[1]->arg->text, "EXTRA_READ_1"));
-	cr_assert(eq(str, q->rules[1]->filters[0]->arg->text, "HOME..WORKSPACE_1"));
-	cr_assert(eq(str, q->rules[1]->filters[1]->arg->text, "HOME..WORKSPACE_2"));
+	const sb_param *w = &q->rules[0]->filters[0]->arg->param;
+	cr_assert(eq(int, w->kind, SB_PARAM_SINGLE));
+	cr_assert(eq(str, w->name, "WORKSPACE"));
+	const sb_param *e1 = &q->rules[0]->filters[1]->arg->param;
+	cr_assert(eq(int, e1->kind, SB_PARAM_LIST));
+	cr_assert(eq(str, e1->name, "EXTRA_READ"));
+	cr_assert(eq(sz, e1->index, 1));
+	const sb_param *a2 = &q->rules[1]->filters[1]->arg->param;
+	cr_assert(eq(int, a2->kind, SB_PARAM_ANCESTORS));
+	cr_assert(eq(sz, a2->index, 2));
+	char *spelled = sb_param_spelling(&q->rules[1]->filters[0]->arg->param);
+	cr_assert(eq(str, spelled, "HOME..WORKSPACE_1"));
+	free(spelled);
 	const sb_binding *d = sb_bindings_get(&defs, "HOME..WORKSPACE_2");
 	cr_assert_not_null(d);
 	cr_assert(eq(str, d->values[0], "/Users/me/x/y"));
@@ -256,14 +265,17 @@ Test(ir, params_sorted_unique)
 {
 	sb_profile *p = list_profile();
 	size_t n;
-	char **v = sb_profile_params(p, &n);
+	sb_param *v = sb_profile_params(p, &n);
 	cr_assert(eq(sz, n, 5));
-	cr_assert(eq(str, v[0], "EXTRA_READ*"));
-	cr_assert(eq(str, v[2], "HOME"));
-	cr_assert(eq(str, v[3], "HOME..WORKSPACE"));
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	cr_assert(eq(int, v[0].kind, SB_PARAM_LIST));
+	cr_assert(eq(str, v[0].name, "EXTRA_READ"));
+	cr_assert(eq(int, v[2].kind, SB_PARAM_SINGLE));
+	cr_assert(eq(str, v[2].name, "HOME"));
+	cr_assert(eq(int, v[3].kind, SB_PARAM_ANCESTORS));
+	cr_assert(eq(str, v[3].name, "HOME"));
+	cr_assert(eq(str, v[3].leaf, "WORKSPACE"));
+	cr_assert(not(v[3].leaf_list));
+	sb_param_array_free(v, n);
 	sb_profile_free(p);
 }
 

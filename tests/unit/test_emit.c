@@ -395,17 +395,14 @@ Test(emit, omp_example_matches_the_seed_profile)
 	/* the tool presets off (OMP_SANDBOX_TOOLS=none): the original's policy */
 	sb_bindings off = {0};
 	size_t np = 0;
-	char **params = sb_profile_params(r.prof, &np);
+	sb_param *params = sb_profile_params(r.prof, &np);
 	size_t ngates = 0;
-	for (size_t i = 0; i < np; i++) {
-		if (!strncmp(params[i], "TOOL_", 5)) {
-			params[i][strlen(params[i]) - 1] = '\0';
-			sb_bindings_set_list(&off, params[i], NULL, 0);
+	for (size_t i = 0; i < np; i++)
+		if (params[i].tool) {
+			sb_bindings_set_list(&off, params[i].name, NULL, 0);
 			ngates++;
 		}
-		free(params[i]);
-	}
-	free(params);
+	sb_param_array_free(params, np);
 	cr_assert(ngates >= 5, "the presets are gated");
 	sb_profile *strict = sb_profile_bind(r.prof, &off, NULL, NULL);
 	r.text = sb_emit_sbpl(strict, NULL, r.d);

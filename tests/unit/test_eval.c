@@ -1,4 +1,4 @@
-/* The decision table of sb_decide(): hierarchy, specificity, order,
+/* The decision table of decide_once(): hierarchy, specificity, order,
  * unfiltered vs filtered, default placement, subpath boundaries, literal vs
  * subpath, trailing slashes, /private aliases, regex anchoring, require-*
  * combinations and unknowns.  One static table, one loop per test.  */
@@ -10,6 +10,7 @@
 
 #include "compiler/common/diag.h"
 #include "compiler/eval/eval.h"
+#include "decide_util.h"
 #include "compiler/ir/ir.h"
 #include "compiler/sbpl/sbpl_read.h"
 
@@ -380,14 +381,17 @@ Test(eval, decision_table)
 	FILE *devnull = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
 	sb_profile *ps[P__COUNT];
-	for (int i = 0; i < P__COUNT; i++)
+	sb_eval *evs[P__COUNT];
+	for (int i = 0; i < P__COUNT; i++) {
 		ps[i] = load(i, d);
+		evs[i] = sb_eval_new(ps[i], 0);
+	}
 	size_t n = sizeof cases / sizeof *cases;
 	cr_assert(n >= 150, "only %zu cases", n);
 	for (size_t i = 0; i < n; i++) {
 		const struct ecase *c = &cases[i];
 		const sb_profile *p = ps[c->prof];
-		sb_decision r = sb_decide(p, (sb_op)c->op, c->path, c->vnode);
+		sb_decision r = sb_eval_decide(evs[c->prof], (sb_op)c->op, c->path, c->vnode);
 		cr_expect(eq(int, r.kind, c->kind), "case %zu: %s %s: got %s, want %s", i,
 			  sb_op_name((sb_op)c->op), c->path, kind_name(r.kind), kind_name(c->kind));
 		if (c->rule == NONE)
@@ -401,8 +405,10 @@ Test(eval, decision_table)
 		if (r.kind == SB_DEC_UNKNOWN)
 			cr_expect_not_null(r.reason, "case %zu: an unknown needs a reason", i);
 	}
-	for (int i = 0; i < P__COUNT; i++)
+	for (int i = 0; i < P__COUNT; i++) {
+		sb_eval_free(evs[i]);
 		sb_profile_free(ps[i]);
+	}
 	sb_diag_free(d);
 	fclose(devnull);
 }
@@ -412,28 +418,31 @@ Test(eval, unknown_reasons)
 	FILE *devnull = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
 	sb_profile *p = load(P_OPAQUE, d);
-	sb_decision r = sb_decide(p, RD, "/s/x", 0);
+	sb_decision r = decide_once(p, RD, "/s/x", 0);
 	cr_expect(eq(str, (char *)r.reason, "filter not modelled"));
 	cr_expect(eq(str, (char *)r.unknown_what, "(extension \"com.apple.x\")"));
 	cr_expect(eq(int, r.unknown_loc.line, 3));
-	r = sb_decide(p, WD, "/q", 0);
+	/* the param's spelling is the context's: keep it while reading it */
+	sb_eval *ev = sb_eval_new(p, 0);
+	r = sb_eval_decide(ev, WD, "/q", 0);
 	cr_expect(eq(str, (char *)r.reason, "unbound param"));
 	cr_expect(eq(str, (char *)r.unknown_what, "UNBOUND"));
+	sb_eval_free(ev);
 	sb_profile_free(p);
 
 	p = load(P_IMPORT, d);
-	r = sb_decide(p, RD, "/x", 0);
+	r = decide_once(p, RD, "/x", 0);
 	cr_expect(strstr(r.reason, "imported profile") != NULL);
 	cr_expect(eq(str, (char *)r.unknown_what, "(import \"system.sb\")"));
 	sb_profile_free(p);
 
 	p = load(P_REQ, d);
-	r = sb_decide(p, RD, "/a/f", 0);
+	r = decide_once(p, RD, "/a/f", 0);
 	cr_expect(strstr(r.reason, "vnode") != NULL);
 	sb_profile_free(p);
 
 	p = load(P_NO_DEFAULT, d);
-	r = sb_decide(p, RD, "/y", 0);
+	r = decide_once(p, RD, "/y", 0);
 	cr_expect(strstr(r.reason, "no default") != NULL);
 	sb_profile_free(p);
 	sb_diag_free(d);
@@ -445,12 +454,12 @@ Test(eval, text_model_reported)
 	FILE *devnull = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
 	sb_profile *p = load(P_SPEC, d);
-	sb_decision r = sb_decide(p, RD, "/f", 0);
+	sb_decision r = decide_once(p, RD, "/f", 0);
 	cr_expect(eq(int, r.kind, A));
 	cr_expect(eq(int, r.text_kind, D));
 	cr_expect(r.text_rule == p->rules[2]);
 	cr_expect(eq(int, r.via_op, RD));
-	r = sb_decide(p, XA, "/f", 0);
+	r = decide_once(p, XA, "/f", 0);
 	cr_expect(eq(int, r.via_op, R_));
 	sb_profile_free(p);
 	sb_diag_free(d);
@@ -467,17 +476,17 @@ Test(eval, bound_params)
 			   "(allow file-read* (subpath (param \"EXTRA_READ*\")))";
 	sb_profile *p = sb_sbpl_read("b.sb", text, strlen(text), d);
 	cr_assert_not_null(p);
-	cr_expect(eq(int, sb_decide(p, RD, "/Users/me/x", 0).kind, U), "unbound");
+	cr_expect(eq(int, decide_once(p, RD, "/Users/me/x", 0).kind, U), "unbound");
 	sb_bindings b = { 0 };
 	sb_bindings_set(&b, "HOME", "/Users/me");
 	const char *extra[] = { "/Users/me/a", "/Users/me/b" };
 	sb_bindings_set_list(&b, "EXTRA_READ", extra, 2);
 	sb_profile *q = sb_profile_bind(p, &b, NULL, NULL);
-	cr_expect(eq(int, sb_decide(q, RD, "/Users/me/x", 0).kind, D));
-	cr_expect(eq(int, sb_decide(q, RD, "/Users/me/.omp/y", 0).kind, A));
-	cr_expect(eq(int, sb_decide(q, RD, "/Users/me/b/y", 0).kind, A));
-	cr_expect(eq(int, sb_decide(q, RD, "/Users/me/c", 0).kind, D));
-	cr_expect(eq(int, sb_decide(q, RD, "/usr/x", 0).kind, A));
+	cr_expect(eq(int, decide_once(q, RD, "/Users/me/x", 0).kind, D));
+	cr_expect(eq(int, decide_once(q, RD, "/Users/me/.omp/y", 0).kind, A));
+	cr_expect(eq(int, decide_once(q, RD, "/Users/me/b/y", 0).kind, A));
+	cr_expect(eq(int, decide_once(q, RD, "/Users/me/c", 0).kind, D));
+	cr_expect(eq(int, decide_once(q, RD, "/usr/x", 0).kind, A));
 	sb_profile_free(q);
 	sb_bindings_clear(&b);
 	sb_profile_free(p);
@@ -503,9 +512,9 @@ Test(eval, symlink_node)
 	FILE *devnull = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
 	sb_profile *p = load(P_ALIAS, d);
-	cr_expect(eq(int, sb_decide(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, A));
-	cr_expect(eq(int, sb_decide_node(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, D));
-	cr_expect(eq(int, sb_decide_node(p, MD, "/private/tmp", SB_VNODE_DIRECTORY).kind, A));
+	cr_expect(eq(int, decide_once(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, A));
+	cr_expect(eq(int, decide_node_once(p, MD, "/tmp", SB_VNODE_SYMLINK).kind, D));
+	cr_expect(eq(int, decide_node_once(p, MD, "/private/tmp", SB_VNODE_DIRECTORY).kind, A));
 	sb_profile_free(p);
 	sb_diag_free(d);
 	fclose(devnull);
@@ -522,9 +531,61 @@ Test(eval, plain_read_keeps_conditionals_whole)
 	sb_profile *p = sb_sbpl_read("case.sb", text, strlen(text), d);
 	cr_assert_not_null(p);
 	cr_expect(eq(sz, p->nrules, 2));
-	sb_decision r = sb_decide(p, RD, "/b", 0);
+	sb_decision r = decide_once(p, RD, "/b", 0);
 	cr_expect(eq(int, r.kind, U));
 	cr_expect(strstr(r.unknown_what, "(if (param") == r.unknown_what);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(devnull);
+}
+
+/* SB_EVAL_IGNORE_UNMODELLED (sbc diff): the modelled rules decide as if the
+ * profile had no active form; the profile itself keeps its forms.  */
+Test(eval, ignore_unmodelled_option)
+{
+	FILE *devnull = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
+	const char *text = "(version 1)(deny default)(import \"system.sb\")\n"
+			   "(allow file-read* (subpath \"/r\"))\n";
+	sb_profile *p = sb_sbpl_read("i.sb", text, strlen(text), d);
+	cr_assert_not_null(p);
+	cr_assert(eq(sz, p->nunmodelled, 1));
+	cr_expect(eq(int, p->unmodelled[0].kind, SB_UNMODELLED_ACTIVE));
+	sb_eval *plain = sb_eval_new(p, 0), *rules = sb_eval_new(p, SB_EVAL_IGNORE_UNMODELLED);
+	cr_expect(eq(int, sb_eval_decide(plain, RD, "/r/x", 0).kind, U));
+	cr_expect(eq(int, sb_eval_decide_indexed(plain, RD, "/r/x", 0).kind, U));
+	cr_expect(eq(int, sb_eval_decide(rules, RD, "/r/x", 0).kind, A));
+	cr_expect(eq(int, sb_eval_decide(rules, RD, "/q", 0).kind, D));
+	cr_expect(eq(int, sb_eval_decide_indexed(rules, RD, "/r/x", 0).kind, A));
+	cr_expect(eq(int, sb_eval_decide_indexed(rules, WD, "/r/x", 0).kind, D));
+	cr_expect(eq(sz, p->nunmodelled, 1), "the profile is not changed");
+	sb_eval_free(plain);
+	sb_eval_free(rules);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(devnull);
+}
+
+/* The context keeps what it derives (here a compiled regex) across
+ * questions, and two contexts on one profile answer alike.  */
+Test(eval, contexts_share_nothing)
+{
+	FILE *devnull = fopen("/dev/null", "w");
+	sb_diag *d = sb_diag_new(devnull, SB_FMT_TEXT);
+	const char *text = "(version 1)(allow default)\n"
+			   "(deny file-read* (regex #\"^/s/[^/]+\\.key$\"))\n";
+	sb_profile *p = sb_sbpl_read("r.sb", text, strlen(text), d);
+	cr_assert_not_null(p);
+	sb_eval *a = sb_eval_new(p, 0);
+	for (int i = 0; i < 3; i++) {
+		cr_expect(eq(int, sb_eval_decide(a, RD, "/s/a.key", 0).kind, D));
+		cr_expect(eq(int, sb_eval_decide(a, RD, "/s/a.txt", 0).kind, A));
+	}
+	sb_eval *b = sb_eval_new(p, 0);
+	cr_expect(eq(int, sb_eval_decide(b, RD, "/s/b.key", 0).kind, D));
+	sb_eval_free(a);
+	cr_expect(eq(int, sb_eval_decide(b, RD, "/s/t/b.key", 0).kind, A), "b outlives a");
+	sb_eval_free(b);
 	sb_profile_free(p);
 	sb_diag_free(d);
 	fclose(devnull);

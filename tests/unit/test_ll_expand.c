@@ -204,4 +204,42 @@ Test(ll_expand, missing_root_fails)
 	cr_assert(eq(int, sb_ll_expand(&r, "/nonexistent/sb-ll", R, classify_d, &(dset){ 0 }), -1));
 	sb_ll_rules_clear(&r);
 }
+/* A names hook: at `root/a` visit only "pub" (and a name that does not
+ * exist); everywhere else list the directory.  */
+static char **names_pub(void *ctx, const char *dir, size_t *n)
+{
+	(void)ctx;
+	char a[512];
+	snprintf(a, sizeof a, "%s/a", root);
+	if (strcmp(dir, a) != 0)
+		return NULL;
+	char **v = malloc(2 * sizeof *v);
+	v[0] = strdup("gone");
+	v[1] = strdup("pub");
+	*n = 2;
+	return v;
+}
+
+Test(ll_expand, names_hook_visits_only_the_names_given, .init = setup, .fini = teardown)
+{
+	dset d = { .n = 1 };
+	snprintf(d.paths[0], sizeof d.paths[0], "%s/a/secret", root);
+	sb_ll_rules r = { 0 };
+	cr_assert(eq(int, sb_ll_expand_names(&r, root, R, classify_d, names_pub, &d), 0));
+	/* a/pub and b (listed at the root) and f; a/hl (a hard link) and
+	 * a/link (a symlink) are never visited, so never counted */
+	cr_assert(eq(sz, r.n, 3), "rules: %zu", r.n);
+	cr_assert_not_null(find(&r, "a/pub"));
+	cr_assert_not_null(find(&r, "b"));
+	cr_assert_not_null(find(&r, "f"));
+	cr_assert(eq(sz, r.hardlink_skips, 0));
+	cr_assert(eq(sz, r.symlink_skips, 0));
+	sb_ll_rules_clear(&r);
+	/* without the hook the same walk lists a/ and meets both links */
+	cr_assert(eq(int, sb_ll_expand(&r, root, R, classify_d, &d), 0));
+	cr_assert(eq(sz, r.hardlink_skips, 1));
+	cr_assert(eq(sz, r.symlink_skips, 1));
+	sb_ll_rules_clear(&r);
+}
+
 #endif /* __linux__ */

@@ -362,7 +362,7 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 {
 	sb_profile *p = home_profile();
 	sb_loc loc = { .file = "t.sb", .line = 99 };
-	sb_profile_add_unmodelled(p, "(if (param \"X\") (deny file-read*))", "conditional", loc);
+	sb_profile_add_unmodelled(p, SB_UNMODELLED_ACTIVE, "(if (param \"X\") (deny file-read*))", "conditional", loc);
 	FILE *sink = fopen("/dev/null", "w");
 	sb_diag *d = sb_diag_new(sink, SB_FMT_TEXT);
 	sb_linux_opts o = { 0 };
@@ -379,3 +379,51 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 	fclose(sink);
 }
 #endif /* __linux__ */
+
+/* Does a rule with read rights cover `path` (the path or an ancestor)?  */
+static bool read_covered(const sb_ll_plan *plan, const char *path)
+{
+	const sb_ll_rules *r = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = strlen(r->v[i].path);
+		bool above = !strcmp(r->v[i].path, "/") ||
+			     (!strncmp(path, r->v[i].path, n) && (path[n] == '/' || !path[n]));
+		if (above && (r->v[i].rights & SB_LL_READ_FILE))
+			return true;
+	}
+	return false;
+}
+
+/* The per-user runtime directories come from the launcher's arguments
+ * (uid, XDG_RUNTIME_DIR of the launch environment), not from the
+ * planner's own process: both are denied whole, nothing else is.  */
+Test(ll_plan, runtime_dirs_from_the_arguments, .init = setup, .fini = teardown)
+{
+	mkdir_in("/", "run", 0755);
+	mkdir_in("/", "run/user", 0755);
+	mkdir_in("/", "run/user/4242", 0700);
+	mkdir_in("/", "run/user/4243", 0700);
+	mkdir_in("/", "opt/sb-ll-xdg", 0700);
+	mkdir_in("/", "opt/sb-ll-other", 0755);
+	sb_profile *p = sb_profile_new();
+	rule(p, SB_ALLOW, SB_OP_DEFAULT, 0, NULL);
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { .mechanism = SB_LL_MECH_COMPLEMENT, .uid = 4242,
+			    .xdg_runtime_dir = "/opt/sb-ll-xdg" };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(not(read_covered(plan, "/run/user/4242")), "/run/user/UID of the given uid");
+	cr_assert(not(read_covered(plan, "/opt/sb-ll-xdg")), "the given XDG_RUNTIME_DIR");
+	cr_assert(read_covered(plan, "/opt/sb-ll-other"));
+	cr_assert(read_covered(plan, "/run/user/4243"), "another user's directory is not denied");
+	sb_ll_plan_free(plan);
+	o.uid = 4243;
+	o.xdg_runtime_dir = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(read_covered(plan, "/run/user/4242"), "uid 4242's directory is not uid 4243's");
+	cr_assert(not(read_covered(plan, "/run/user/4243")));
+	cr_assert(read_covered(plan, "/opt/sb-ll-xdg"), "no XDG_RUNTIME_DIR given: not denied");
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}

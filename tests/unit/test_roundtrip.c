@@ -28,14 +28,15 @@ static size_t compare(const char *name, const sb_profile *a, const sb_profile *b
 	sb_probes_add_bindings(&ps, used);
 	sb_probes_finish(&ps);
 	size_t n = 0;
+	sb_eval *ea = sb_eval_new(a, 0), *eb = sb_eval_new(b, 0);
 	for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++)
 		for (size_t i = 0; i < ps.n; i++)
 			for (unsigned v = 0; v <= 8; v++) {
 				unsigned vnode = v ? 1u << (v - 1) : 0;
 				if (vnode && !ps.vnode_masks)
 					break;
-				sb_decision x = sb_decide(a, (sb_op)op, ps.paths[i], vnode);
-				sb_decision y = sb_decide(b, (sb_op)op, ps.paths[i], vnode);
+				sb_decision x = sb_eval_decide(ea, (sb_op)op, ps.paths[i], vnode);
+				sb_decision y = sb_eval_decide(eb, (sb_op)op, ps.paths[i], vnode);
 				n++;
 				cr_expect(eq(int, x.kind, y.kind), "%s: %s %s vnode %u", name,
 					  sb_op_name((sb_op)op), ps.paths[i], vnode);
@@ -46,6 +47,8 @@ static size_t compare(const char *name, const sb_profile *a, const sb_profile *b
 				else
 					cr_expect(x.rule == NULL && y.rule == NULL);
 			}
+	sb_eval_free(ea);
+	sb_eval_free(eb);
 	sb_probes_clear(&ps);
 	return n;
 }

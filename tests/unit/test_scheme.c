@@ -10,6 +10,7 @@
 
 #include "compiler/common/diag.h"
 #include "compiler/eval/eval.h"
+#include "decide_util.h"
 #include "compiler/eval/probe.h"
 #include "compiler/ir/ir.h"
 #include "compiler/sbpl/emit_sbpl.h"
@@ -130,8 +131,8 @@ Test(scheme, params_bound_or_not)
 	expect_rule(p, 2, "(allow file-read* (subpath (string-append (param \"HOME\") \"/x\")))");
 	cr_expect(eq(sz, p->nunmodelled, 0));
 	sb_profile *bound = sb_profile_bind(p, &b, NULL, NULL);
-	cr_expect(eq(int, sb_decide(bound, SB_OP_FILE_READ_DATA, "/Users/a/x/y", 0).kind, SB_DEC_ALLOW));
-	cr_expect(eq(int, sb_decide(bound, SB_OP_FILE_WRITE_DATA, "/d/f", 0).kind, SB_DEC_DENY));
+	cr_expect(eq(int, decide_once(bound, SB_OP_FILE_READ_DATA, "/Users/a/x/y", 0).kind, SB_DEC_ALLOW));
+	cr_expect(eq(int, decide_once(bound, SB_OP_FILE_WRITE_DATA, "/d/f", 0).kind, SB_DEC_DENY));
 	sb_profile_free(bound);
 	sb_profile_free(p);
 	sb_bindings_clear(&b);
@@ -142,7 +143,7 @@ Test(scheme, params_bound_or_not)
 	expect_rule(p, 2, "(allow file-write* (require-all (not (param-true? mode)) (subpath \"/d\")))");
 	cr_assert(eq(sz, p->nunmodelled, 1));
 	cr_expect(eq(int, p->unmodelled[0].loc.line, 4));
-	cr_expect(eq(int, sb_decide(p, SB_OP_FILE_WRITE_DATA, "/d/f", 0).kind, SB_DEC_UNKNOWN));
+	cr_expect(eq(int, decide_once(p, SB_OP_FILE_WRITE_DATA, "/d/f", 0).kind, SB_DEC_UNKNOWN));
 	sb_profile_free(p);
 }
 
@@ -154,8 +155,8 @@ Test(scheme, uncertain_definitions)
 			      "(allow file-read* (subpath y))\n", NULL);
 	cr_assert(eq(sz, p->nrules, 2));
 	cr_expect(eq(int, p->rules[1]->filters[0]->kind, SB_F_OPAQUE));
-	cr_expect(eq(int, sb_decide(p, SB_OP_FILE_READ_DATA, "/a", 0).kind, SB_DEC_UNKNOWN));
-	cr_expect(eq(int, sb_decide(p, SB_OP_FILE_WRITE_DATA, "/a", 0).kind, SB_DEC_DENY));
+	cr_expect(eq(int, decide_once(p, SB_OP_FILE_READ_DATA, "/a", 0).kind, SB_DEC_UNKNOWN));
+	cr_expect(eq(int, decide_once(p, SB_OP_FILE_WRITE_DATA, "/a", 0).kind, SB_DEC_DENY));
 	sb_profile_free(p);
 }
 
@@ -203,12 +204,12 @@ Test(scheme, unknown_procedures_are_located_and_unknown)
 	p = rd("(version 1)(allow default)\n(import \"bsd.sb\")\n", NULL, &msgs);
 	cr_assert_not_null(p, "%s", msgs);
 	cr_expect(strstr(msgs, "s.sb:2:1: warning: \"bsd.sb\" is imported but not read") != NULL, "%s", msgs);
-	cr_expect(eq(int, sb_decide(p, SB_OP_FILE_READ_DATA, "/z", 0).kind, SB_DEC_UNKNOWN));
+	cr_expect(eq(int, decide_once(p, SB_OP_FILE_READ_DATA, "/z", 0).kind, SB_DEC_UNKNOWN));
 	free(msgs);
 	sb_profile_free(p);
 	p = rd("(version 1)(allow default)\n(frobnicate \"x\")\n"
 	       "(deny file-read* (home-thing \"/y\"))\n", NULL, &msgs);
-	sb_decision d = sb_decide(p, SB_OP_FILE_WRITE_DATA, "/z", 0);
+	sb_decision d = decide_once(p, SB_OP_FILE_WRITE_DATA, "/z", 0);
 	cr_expect(eq(int, d.kind, SB_DEC_UNKNOWN));
 	cr_expect(eq(int, d.unknown_loc.line, 2));
 	free(msgs);
@@ -288,15 +289,18 @@ Test(scheme, reemission_keeps_decisions)
 				     SB_OP_FILE_WRITE_UNLINK, SB_OP_PROCESS_EXEC, SB_OP_FILE_IOCTL };
 	static const unsigned vnodes[] = { 0, SB_VNODE_REGULAR, SB_VNODE_DIRECTORY, SB_VNODE_CHAR };
 	size_t compared = 0;
+	sb_eval *e1 = sb_eval_new(b1, 0), *e2 = sb_eval_new(b2, 0);
 	for (size_t i = 0; i < ps.n; i++)
 		for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
 			for (size_t v = 0; v < 4; v++) {
-				sb_decision x = sb_decide(b1, ops[o], ps.paths[i], vnodes[v]);
-				sb_decision y = sb_decide(b2, ops[o], ps.paths[i], vnodes[v]);
+				sb_decision x = sb_eval_decide(e1, ops[o], ps.paths[i], vnodes[v]);
+				sb_decision y = sb_eval_decide(e2, ops[o], ps.paths[i], vnodes[v]);
 				cr_expect(eq(int, x.kind, y.kind), "%s %s vnode %u", sb_op_name(ops[o]), ps.paths[i], vnodes[v]);
 				compared++;
 			}
 	cr_expect(compared > 1000, "%zu questions", compared);
+	sb_eval_free(e1);
+	sb_eval_free(e2);
 	sb_probes_clear(&ps);
 	sb_profile_free(b1);
 	sb_profile_free(b2);

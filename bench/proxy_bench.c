@@ -1,0 +1,244 @@
+/* proxy_bench.c - connection set-up latency and throughput on loopback,
+ * direct or through sbrun's egress proxy (docs/egress.md), for bench/proxy.sh.
+ *
+ *   proxy_bench serve PORTFILE
+ *       listens on 127.0.0.1 (a free port, written to PORTFILE), forks one
+ *       connection sends "p" (answered "p" at once) or "t" and 8 decimal
+ *       digits N (answered with N KiB by a child process), then closes.
+ *   proxy_bench client direct|proxy PORT CONNECTIONS BYTES ROUNDS
+ *       CONNECTIONS connections, each: connect (for "proxy": to
+ *       127.0.0.1:3128 and "CONNECT 127.0.0.1:PORT", up to the proxy's
+ *       "200"), "p", wait for the answer; then ROUNDS downloads of BYTES
+ *       on one connection each.  Prints "setup_us MEDIAN P90" and
+ *       "mib_s MEDIAN" (the median over rounds).
+ *
+ * The server and the client do the same work in both modes, so the ratio
+ * of the two is the proxy's cost.  No timing assertion anywhere.  */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CHUNK = 256 * 1024, PROXY_PORT = 3128 };
+
+static void die(const char *what)
+{
+	fprintf(stderr, "proxy_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void serve_download(int c, char cmd)
+{
+	char digits[9] = { 0 };
+	if (cmd != 't' || read_full(c, digits, 8) != 0)
+		_exit(1);
+	long long left = atoll(digits) * 1024;   /* N KiB */
+	static char buf[CHUNK];
+	memset(buf, 'x', sizeof buf);
+	while (left > 0) {
+		size_t n = left < CHUNK ? (size_t)left : CHUNK;
+		if (write_full(c, buf, n) != 0)
+			_exit(1);
+		left -= (long long)n;
+	}
+	_exit(0);
+}
+
+static _Noreturn void serve(const char *portfile)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		die("socket");
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	if (bind(s, (struct sockaddr *)&a, sizeof a) != 0 || listen(s, 512) != 0 ||
+	    getsockname(s, (struct sockaddr *)&a, &len) != 0)
+		die("listen");
+	FILE *f = fopen(portfile, "w");
+	if (!f || fprintf(f, "%d\n", ntohs(a.sin_port)) < 0 || fclose(f) != 0)
+		die(portfile);
+	signal(SIGCHLD, SIG_IGN);   /* no zombies */
+	for (;;) {
+		int c = accept4(s, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			die("accept");
+		}
+		/* a ping is answered here, a download in a child of its own (no
+		 * fork in the set-up figure) */
+		char cmd;
+		if (read_full(c, &cmd, 1) != 0) {
+			close(c);
+			continue;
+		}
+		if (cmd == 'p') {
+			(void)write_full(c, "p", 1);
+			close(c);
+			continue;
+		}
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(s);
+			serve_download(c, cmd);
+		}
+		close(c);
+	}
+}
+
+/* A connected socket to the server, directly or through the proxy's tunnel.  */
+static int open_conn(int via_proxy, int port)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		die("socket");
+	int one = 1;
+	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				 .sin_port = htons((unsigned short)(via_proxy ? PROXY_PORT : port)) };
+	if (connect(s, (struct sockaddr *)&a, sizeof a) != 0)
+		die(via_proxy ? "connect to the proxy" : "connect");
+	if (!via_proxy)
+		return s;
+	char req[128];
+	int n = snprintf(req, sizeof req, "CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n",
+			 port, port);
+	if (write_full(s, req, (size_t)n) != 0)
+		die("send CONNECT");
+	/* the answer's head, byte by byte: nothing of the tunnel is read */
+	char head[1024];
+	size_t got = 0;
+	while (got < sizeof head - 1) {
+		if (read(s, head + got, 1) != 1)
+			die("read the proxy's answer");
+		got++;
+		if (got >= 4 && memcmp(head + got - 4, "\r\n\r\n", 4) == 0)
+			break;
+	}
+	head[got] = '\0';
+	if (strncmp(head, "HTTP/1.1 200", 12) != 0 && strncmp(head, "HTTP/1.0 200", 12) != 0) {
+		fprintf(stderr, "proxy_bench: the proxy refused: %.200s\n", head);
+		exit(1);
+	}
+	return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int client(int argc, char **argv)
+{
+	if (argc != 7)
+		return 2;
+	int via_proxy = strcmp(argv[2], "proxy") == 0;
+	int port = atoi(argv[3]), conns = atoi(argv[4]), rounds = atoi(argv[6]);
+	long kib = atol(argv[5]) / 1024;
+	if (port <= 0 || conns <= 0 || rounds <= 0 || kib <= 0 || kib > 99999999)
+		return 2;
+	double *lat = calloc((size_t)conns, sizeof *lat);
+	double *rate = calloc((size_t)rounds, sizeof *rate);
+	if (!lat || !rate)
+		die("calloc");
+	for (int i = 0; i < conns; i++) {
+		double t0 = now_us();
+		int s = open_conn(via_proxy, port);
+		char c;
+		if (write_full(s, "p", 1) != 0 || read_full(s, &c, 1) != 0 || c != 'p')
+			die("ping");
+		lat[i] = now_us() - t0;
+		close(s);
+	}
+	static char buf[CHUNK];
+	for (int r = 0; r < rounds; r++) {
+		double t0 = now_us();
+		int s = open_conn(via_proxy, port);
+		char cmd[16];
+		snprintf(cmd, sizeof cmd, "t%08ld", kib);
+		if (write_full(s, cmd, 9) != 0)
+			die("send");
+		long long got = 0;
+		for (;;) {
+			ssize_t n = read(s, buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				die("read");
+			if (n == 0)
+				break;
+			got += n;
+		}
+		close(s);
+		if (got != (long long)kib * 1024) {
+			fprintf(stderr, "proxy_bench: got %lld of %lld bytes\n", got, (long long)kib * 1024);
+			return 1;
+		}
+		rate[r] = (double)got / (1024.0 * 1024.0) / ((now_us() - t0) / 1e6);
+	}
+	qsort(lat, (size_t)conns, sizeof *lat, cmp_double);
+	qsort(rate, (size_t)rounds, sizeof *rate, cmp_double);
+	printf("setup_us %.1f %.1f\n", lat[conns / 2], lat[(conns * 9) / 10]);
+	printf("mib_s %.1f\n", rate[rounds / 2]);
+	free(lat);
+	free(rate);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "serve") == 0)
+		serve(argv[2]);
+	if (argc >= 2 && strcmp(argv[1], "client") == 0) {
+		int rc = client(argc, argv);
+		if (rc != 2)
+			return rc;
+	}
+	fprintf(stderr, "usage: proxy_bench serve PORTFILE\n"
+			"       proxy_bench client direct|proxy PORT CONNECTIONS BYTES ROUNDS\n");
+	return 2;
+}
