@@ -13,10 +13,12 @@ pass=0 fail=0 skip=0
 run_suite() {
 	local name=$1; shift
 	echo "=== $name"
+	local t0=$SECONDS
 	setsid "$@" &
 	local pid=$!
 	wait "$pid"
 	local rc=$?
+	echo "--- $name: $((SECONDS - t0)) s"
 	if pgrep -s "$pid" > /dev/null 2>&1; then
 		echo "WARN: suite $name left processes running: $(pgrep -s "$pid" -a | cut -c1-100 | head -3 | tr '\n' ';') (killed)"
 		pkill -TERM -s "$pid" 2> /dev/null

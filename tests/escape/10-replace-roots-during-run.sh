@@ -1,12 +1,15 @@
 DESC="the workspace and ~/.omp replaced by symlinks into \$HOME and ~/.ssh while the sandbox runs"
 EXPECT=blocked
 setup() {
-	( sleep 1
+	# swap once the sandboxed side runs (it leaves a marker in the
+	# workspace), not after a fixed delay a loaded host can outlast
+	( for _ in $(seq 150); do [ -e "$H/proj/.inside-started" ] && break; sleep 0.2; done
 	  mv "$H/proj" "$H/proj.old" && ln -s "$H" "$H/proj"
 	  mv "$H/.omp" "$H/.omp.old" && ln -s "$H/.ssh" "$H/.omp" ) &
 	OUTSIDE_PIDS+=("$!")
 }
 inside() {
+	: > ./.inside-started
 	if [ "$MECH" = masks ]; then
 		# the workspace and ~/.omp are bind mounts of what the launch
 		# saw: a swap outside is not seen inside; give it time to happen
