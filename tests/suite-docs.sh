@@ -303,7 +303,7 @@ else
 fi
 
 # ---- vim syntax and ftdetect ----
-if command -v vim >/dev/null && vim --version 2>/dev/null | grep -q '+syntax'; then
+if command -v vim >/dev/null && grep -q '+syntax' <<<"$(vim --version 2>/dev/null)"; then
 	printf '# c\ndefault allow;\ndeny read home;\nallow read ~/.omp workspace $EXTRA_READ;\nallow stat-only exactly home;\n' >"$TMP/ctree/t.sbx"
 	(cd "$TMP/ctree" && timeout 20 vim -Nu NONE -i NONE -es -c "set rtp^=$ROOT/editors/vim" -c 'filetype on' \
 		-c 'syntax on' -c 'edit t.sbx' -c "redir! > $TMP/syn.out" -c 'echo &filetype' \

@@ -47,7 +47,10 @@ if "$root/$B/bin/sbrun" "$root/$B/gen/omp.sb" -- /bin/sh -c "echo x > '$H/new'" 
 else
 	pass "home under /var: writing directly in the home is denied"
 fi
-if "$root/$B/bin/sbrun" --print-launch "$root/$B/gen/omp.sb" 2>/dev/null | grep -q -- "-D HOME=/private$H"; then
+# read the whole output first: grep -q stops early, and under pipefail
+# sbrun's SIGPIPE would fail the pipeline
+launch=$("$root/$B/bin/sbrun" --print-launch "$root/$B/gen/omp.sb" 2>/dev/null)
+if grep -q -- "-D HOME=/private$H" <<<"$launch"; then
 	pass "the launch binds the home in its /private form"
 else
 	failed "the launch does not bind the /private form of the home"
