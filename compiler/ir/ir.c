@@ -439,7 +439,7 @@ static bool param_values(const sb_param *p, const sb_bindings *b, strlist *out)
 {
 	if (p->kind == SB_PARAM_ANCESTORS || p->index) {
 		/* the macOS launch form binds each element by its spelling
-		 * ("HOME..WORKSPACE_1", sb_profile_expand_lists), and reading
+		 * ("HOME..WORKSPACE_1", sb_launch_expand_lists in runtime/common/launch.c), and reading
 		 * that text back gives an ancestor param of that spelling */
 		char *spelling = sb_param_spelling(p);
 		const sb_binding *exact = sb_bindings_get(b, spelling);
@@ -477,9 +477,8 @@ static void add_unbound(strlist *l, const sb_param *p)
 
 typedef struct expander {
 	const sb_bindings *b;
-	bool index_mode;        /* macOS form: indexed params instead of values */
+	const sb_param_hook *hook;   /* NULL: the values themselves */
 	strlist unbound;
-	sb_bindings *defines;   /* index mode: the -D list */
 } expander;
 
 /* The first param inside s that expands to several filters, or NULL.  */
@@ -497,12 +496,6 @@ static const sb_str *find_multi(const sb_str *s)
 	return NULL;
 }
 
-static void add_define(expander *x, const char *name, const char *value)
-{
-	if (!sb_bindings_get(x->defines, name))
-		sb_bindings_set(x->defines, name, value);
-}
-
 /* Copy s, replacing params.  `multi` (if non-NULL) is the list param being
  * expanded and `elem`/`index` its current element.  Appends of literals are
  * folded.  Unbound single params stay params (and are recorded).  */
@@ -512,29 +505,17 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 	if (s->kind == SB_STR_LIT)
 		return sb_str_lit(s->text);
 	if (s->kind == SB_STR_PARAM) {
-		if (s == multi) {
-			if (!x->index_mode)
-				return sb_str_lit(elem);
-			sb_param elem_param = sb_param_copy(&s->param);
-			elem_param.index = index + 1;
-			char *name = sb_param_spelling(&elem_param);
-			add_define(x, name, elem);
-			sb_str *r = sb_str_param(&elem_param);
-			free(name);
-			sb_param_clear(&elem_param);
-			return r;
-		}
+		if (s == multi)
+			return x->hook ? x->hook->subst(x->hook->ctx, &s->param, elem, index + 1)
+				       : sb_str_lit(elem);
 		strlist vals = { 0 };
 		bool ok = !sb_param_is_multi(&s->param) && param_values(&s->param, x->b, &vals);
 		sb_str *r;
 		if (!ok) {
 			add_unbound(&x->unbound, &s->param);
 			r = sb_str_param(&s->param);
-		} else if (x->index_mode) {
-			char *name = sb_param_spelling(&s->param);
-			add_define(x, name, vals.v[0]);
-			free(name);
-			r = sb_str_param(&s->param);
+		} else if (x->hook) {
+			r = x->hook->subst(x->hook->ctx, &s->param, vals.v[0], 0);
 		} else {
 			r = sb_str_lit(vals.v[0]);
 		}
@@ -549,7 +530,7 @@ static sb_str *subst(expander *x, const sb_str *s, const sb_str *multi, const ch
 	}
 	sb_str *r = sb_str_append(parts, s->nparts);
 	free(parts);
-	if (all_lit && !x->index_mode) {
+	if (all_lit && !x->hook) {
 		char *v = sb_str_value(r);
 		sb_str_free(r);
 		r = sb_str_lit(v);
@@ -644,26 +625,17 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b, char ***unbound,
 			    size_t *nunbound)
 {
-	expander x = { .b = b };
+	return sb_profile_rewrite(p, b, NULL, unbound, nunbound);
+}
+
+sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
+			       const sb_param_hook *hook, char ***unbound, size_t *nunbound)
+{
+	expander x = { .b = b, .hook = hook };
 	sb_profile *c = expand(p, &x);
 	if (unbound && nunbound) {
 		for (size_t i = 0; i < x.unbound.n; i++)
 			PUSH(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
-	}
-	strlist_clear(&x.unbound);
-	return c;
-}
-
-sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
-				    sb_bindings *defines, char **missing)
-{
-	expander x = { .b = b, .index_mode = true, .defines = defines };
-	sb_profile *c = expand(p, &x);
-	if (x.unbound.n) {
-		if (missing)
-			*missing = xstrdup(x.unbound.v[0]);
-		sb_profile_free(c);
-		c = NULL;
 	}
 	strlist_clear(&x.unbound);
 	return c;

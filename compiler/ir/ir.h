@@ -307,14 +307,17 @@ const char *sb_bindings_parse_define(sb_bindings *b, const char *arg);
 sb_profile *sb_profile_bind(const sb_profile *p, const sb_bindings *b,
 			    char ***unbound, size_t *nunbound);
 
-/* The macOS launch form: lists and A..B ancestor params are expanded into
- * indexed single params ("EXTRA_WRITE*" with 2 values -> "EXTRA_WRITE_1",
- * "EXTRA_WRITE_2"; "HOME..WORKSPACE" -> "HOME..WORKSPACE_1", ...), which are
- * appended to `defines` with their values (the -D NAME=VALUE arguments,
- * single params included), in a stable order.  The text stays path-free.
- * Returns NULL and names the param in *missing when one is unbound.  */
-sb_profile *sb_profile_expand_lists(const sb_profile *p, const sb_bindings *b,
-				    sb_bindings *defines, char **missing);
+/* The same walk with what a bound param becomes left to `hook`: subst() is
+ * called with the param, its value and, for an element of a list or an
+ * ancestor param, the element's 1-based index (0 for a single param), and
+ * returns the string to put in its place.  Literal appends are not folded.
+ * The macOS launch form is one such hook (runtime/common/launch.c).  */
+typedef struct sb_param_hook {
+	void *ctx;
+	sb_str *(*subst)(void *ctx, const sb_param *p, const char *value, size_t index);
+} sb_param_hook;
+sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
+			       const sb_param_hook *hook, char ***unbound, size_t *nunbound);
 
 /* Params a profile references, each once, sorted by spelling ("HOME",
  * "EXTRA_READ*", "HOME..WORKSPACE").  Free with sb_param_array_free.  */

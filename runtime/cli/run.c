@@ -150,7 +150,7 @@ static int print_profile(const sb_profile *prof, const sb_prep *prep, const sb_b
 	sb_bindings b = { 0 }, defines = { 0 };
 	sb_launch_bindings(prep, user, &b);
 	char *missing = NULL;
-	sb_profile *x = sb_profile_expand_lists(prof, &b, &defines, &missing);
+	sb_profile *x = sb_launch_expand_lists(prof, &b, &defines, &missing);
 	int rc = 0;
 	print_tools(prep);
 	if (!x) {

@@ -132,6 +132,40 @@ static int report_unbound(const char *name, sb_diag *d)
 	return SB_REFUSED;
 }
 
+/* The hook of the macOS form: each bound param stays a param of its own
+ * (indexed for an element), bound with -D.  */
+static sb_str *index_subst(void *ctx, const sb_param *p, const char *value, size_t index)
+{
+	sb_bindings *defines = ctx;
+	sb_param e = sb_param_copy(p);
+	if (index)
+		e.index = index;
+	char *name = sb_param_spelling(&e);
+	if (!sb_bindings_get(defines, name))
+		sb_bindings_set(defines, name, value);
+	sb_str *r = sb_str_param(&e);
+	free(name);
+	sb_param_clear(&e);
+	return r;
+}
+
+sb_profile *sb_launch_expand_lists(const sb_profile *p, const sb_bindings *b,
+				   sb_bindings *defines, char **missing)
+{
+	sb_param_hook hook = { .ctx = defines, .subst = index_subst };
+	char **unbound = NULL;
+	size_t nunbound = 0;
+	sb_profile *c = sb_profile_rewrite(p, b, &hook, &unbound, &nunbound);
+	if (nunbound) {
+		if (missing)
+			*missing = xstrdup(unbound[0]);
+		sb_profile_free(c);
+		c = NULL;
+	}
+	sb_strv_free(unbound, nunbound);
+	return c;
+}
+
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 {
 	memset(out, 0, sizeof *out);
@@ -153,7 +187,7 @@ int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d)
 
 	if (in->platform == SB_PLAT_MACOS) {
 		char *missing = NULL;
-		sb_profile *expanded = sb_profile_expand_lists(in->profile, &binds, &out->defines,
+		sb_profile *expanded = sb_launch_expand_lists(in->profile, &binds, &out->defines,
 							       &missing);
 		if (!expanded) {
 			rc = report_unbound(missing ? missing : "?", d);

@@ -8,7 +8,7 @@
  *   argv      = sandbox-exec -p <profile text> -D NAME=VALUE... <cmd> [--auto-approve] <args>
  *   envp      = the child's environment, cwd = the workspace
  * The profile text is the profile with list and ancestor params expanded to
- * indexed params (sb_profile_expand_lists), so it stays path-free; every
+ * indexed params (sb_launch_expand_lists), so it stays path-free; every
  * path goes in a -D value.  No temporary file.
  * Linux form:
  *   exec_path = <cmd>, argv = <cmd> [--auto-approve] <args>; the bound
@@ -63,6 +63,14 @@ typedef struct sb_launch {
 
 /* Returns 0, or SB_REFUSED when the profile needs a param nobody binds
  * (the error names it and says to pass -D NAME=VALUE).  */
+/* The macOS launch form: lists and A..B ancestor params are expanded into
+ * indexed single params ("EXTRA_WRITE*" with 2 values -> "EXTRA_WRITE_1",
+ * "EXTRA_WRITE_2"; "HOME..WORKSPACE" -> "HOME..WORKSPACE_1", ...), which are
+ * appended to `defines` with their values (the -D NAME=VALUE arguments,
+ * single params included), in a stable order.  The text stays path-free.
+ * Returns NULL and names the param in *missing when one is unbound.  */
+sb_profile *sb_launch_expand_lists(const sb_profile *p, const sb_bindings *b,
+				   sb_bindings *defines, char **missing);
 int sb_launch_compute(const sb_launch_in *in, sb_launch *out, sb_diag *d);
 void sb_launch_clear(sb_launch *l);
 

@@ -644,6 +644,11 @@ static size_t pipe_room(const pipe_buf *b)
 }
 #else
 enum { PIPE_CAP = 0 };
+static size_t pipe_room(const pipe_buf *b)
+{
+	(void)b;
+	return 0;   /* no pipe without splice(2): pr stays -1 */
+}
 static bool spliced(pipe_buf *b, bool may_splice)
 {
 	(void)b;
@@ -663,7 +668,7 @@ static bool has_room(const pipe_buf *b)
 	if (b->eof)
 		return false;
 	if (b->pr >= 0)
-		return b->inpipe < (size_t)PIPE_CAP;
+		return pipe_room(b) > 0;
 	return b->len < BUF_SIZE || b->off == b->len;
 }
 

@@ -9,6 +9,7 @@
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
 #include "compiler/common/path.h"
+#include "runtime/common/launch.h"
 
 Test(path, normalize)
 {
@@ -228,7 +229,7 @@ Test(ir, expand_lists_macos_form)
 	sb_bindings_set_list(&b, "EXTRA_READ", extras, 1);
 	sb_bindings_set_list(&b, "EXTRA_WRITE", NULL, 0);
 	char *missing = NULL;
-	sb_profile *q = sb_profile_expand_lists(p, &b, &defs, &missing);
+	sb_profile *q = sb_launch_expand_lists(p, &b, &defs, &missing);
 	cr_assert_not_null(q);
 	const sb_param *w = &q->rules[0]->filters[0]->arg->param;
 	cr_assert(eq(int, w->kind, SB_PARAM_SINGLE));
@@ -252,7 +253,7 @@ Test(ir, expand_lists_macos_form)
 	sb_bindings_clear(&defs);
 	sb_bindings_clear(&b);
 	sb_bindings_set(&b, "HOME", "/Users/me");
-	q = sb_profile_expand_lists(p, &b, &defs, &missing);
+	q = sb_launch_expand_lists(p, &b, &defs, &missing);
 	cr_assert_null(q, "an unbound param refuses the launch form");
 	cr_assert_not_null(missing);
 	free(missing);

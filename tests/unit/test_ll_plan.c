@@ -378,7 +378,6 @@ Test(ll_plan, unmodelled_forms_deny_everything, .init = setup, .fini = teardown)
 	sb_diag_free(d);
 	fclose(sink);
 }
-#endif /* __linux__ */
 
 /* Does a rule with read rights cover `path` (the path or an ancestor)?  */
 static bool read_covered(const sb_ll_plan *plan, const char *path)
@@ -427,3 +426,4 @@ Test(ll_plan, runtime_dirs_from_the_arguments, .init = setup, .fini = teardown)
 	sb_profile_free(p);
 	sb_diag_free(d);
 }
+#endif /* __linux__ */
