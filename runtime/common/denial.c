@@ -838,7 +838,8 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	}
 	group_by_dir(t, v, &n);
 	drop_covered(v, &n);
-	qsort(v, n, sizeof *v, cmp_grant);
+	if (n > 1)   /* only connect denials: v is NULL, and qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof *v, cmp_grant);
 	for (size_t i = 0; i < n; i++) {
 		const entry *e = v[i].why;
 		fputs("\n# needed by ", f);
