@@ -219,23 +219,45 @@ static int make_point(int root_fd, const char *rel, bool is_dir)
 	return -1;
 }
 
-/* HIDE of a directory, DEV: a tmpfs, the exposed paths bound back in.  The
- * exposed paths are opened before the tmpfs covers them.  */
-static int hide_dir(applier *a, const sb_ll_mask *m, int target)
+/* The exposed paths of a mask, opened (O_PATH, checked against the plan)
+ * before a mount covers them; NULL after a reported failure.  */
+static void close_exposed(const sb_ll_mask *m, int *efd)
+{
+	for (size_t i = 0; i < m->nexpose; i++)
+		if (efd[i] >= 0)
+			close(efd[i]);
+	free(efd);
+}
+
+static int *open_exposed(applier *a, const sb_ll_mask *m)
 {
 	int *efd = calloc(m->nexpose + 1, sizeof *efd);
-	if (!efd)
-		return failed(a, m->path, "out of memory");
-	int rc = -1;
-	for (size_t i = 0; i < m->nexpose; i++) {
+	if (!efd) {
+		failed(a, m->path, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < m->nexpose; i++)
 		efd[i] = -1;
+	for (size_t i = 0; i < m->nexpose; i++) {
 		const sb_ll_expose *e = &m->expose[i];
 		efd[i] = open_planned(e->path, e->dev, e->ino);
 		if (efd[i] < 0) {
 			failed(a, e->path, "opening a path to bind back");
-			goto out;
+			close_exposed(m, efd);
+			return NULL;
 		}
 	}
+	return efd;
+}
+
+/* HIDE of a directory, DEV: a tmpfs, the exposed paths bound back in.  The
+ * exposed paths are opened before the tmpfs covers them.  */
+static int hide_dir(applier *a, const sb_ll_mask *m, int target)
+{
+	int *efd = open_exposed(a, m);
+	if (!efd)
+		return -1;
+	int rc = -1;
 	char t[32], opts[64];
 	snprintf(opts, sizeof opts, "mode=%s,size=64k,nr_inodes=%zu", m->nexpose ? "0111" : "0000",
 		 16 + 4 * m->nexpose);
@@ -271,10 +293,7 @@ static int hide_dir(applier *a, const sb_ll_mask *m, int target)
 	close(root);
 	rc = 0;
 out:
-	for (size_t i = 0; i < m->nexpose; i++)
-		if (efd[i] >= 0)
-			close(efd[i]);
-	free(efd);
+	close_exposed(m, efd);
 	return rc;
 }
 
@@ -283,20 +302,10 @@ out:
  * fds are opened before the bind covers them, so they name the original).  */
 static int restrict_dir(applier *a, const sb_ll_mask *m, int target)
 {
-	int *efd = calloc(m->nexpose + 1, sizeof *efd);
+	int *efd = open_exposed(a, m);
 	if (!efd)
-		return failed(a, m->path, "out of memory");
+		return -1;
 	int rc = -1;
-	for (size_t i = 0; i < m->nexpose; i++)
-		efd[i] = -1;
-	for (size_t i = 0; i < m->nexpose; i++) {
-		const sb_ll_expose *e = &m->expose[i];
-		efd[i] = open_planned(e->path, e->dev, e->ino);
-		if (efd[i] < 0) {
-			failed(a, e->path, "opening a path to bind back");
-			goto out;
-		}
-	}
 	if (bind_onto(a, NULL, target, target, true) < 0 ||
 	    restrict_tree(a, m->path, m->rdonly, m->noexec) < 0)
 		goto out;
@@ -315,10 +324,7 @@ static int restrict_dir(applier *a, const sb_ll_mask *m, int target)
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < m->nexpose; i++)
-		if (efd[i] >= 0)
-			close(efd[i]);
-	free(efd);
+	close_exposed(m, efd);
 	return rc;
 }
 
