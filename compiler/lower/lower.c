@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
+	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
 	sb_strmap *first;         /* key -> first rule number (see index_rule) */
 	base_pair other[SB_OP__COUNT][2];
 	sb_strmap *region;        /* deny-read region key -> first region_at */
@@ -287,6 +288,9 @@ static void index_init(lower_index *ix)
 	for (int o = 0; o < SB_OP__COUNT; o++)
 		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
 			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
+	for (int a = 0; a < SB_OP__COUNT; a++)
+		for (int o = 0; o < SB_OP__COUNT; o++)
+			ix->anc[a][o] = op_is_ancestor((sb_op)a, (sb_op)o);
 }
 
 static void index_clear(lower_index *ix)
@@ -556,7 +560,7 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	bool related = false;
 	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
 		if (c->ix.seen_op[eo] &&
-		    ((sb_op)eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo)))
+		    ((sb_op)eo == op || c->ix.anc[eo][op] || c->ix.anc[op][eo]))
 			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
@@ -569,7 +573,7 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	child_op found[SB_OP__COUNT];
 	size_t nfound = 0;
 	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
-		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
+		if (!c->ix.seen_op[eo] || !c->ix.anc[op][eo])
 			continue;
 		if (!c->ix.child_op[eo])
 			abort();   /* make_robust is only for the ops of access_ops */
