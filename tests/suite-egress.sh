@@ -224,8 +224,8 @@ fetch("https://allowed.test/hello").then(r => r.text()).then(t => console.log("r
 
 	# bun (omp's runtime): its fetch reads the proxy variables; a model
 	# API's server-sent events stream through, a forbidden host is refused
-	# with the reason.  The real omp would need a provider configured against
-	# a stand-in model server; bun's fetch is what omp's API clients use.
+	# with the reason (bun's fetch is what omp's API clients use; omp itself
+	# follows, below)
 	if [ -n "${SBX_EGRESS_BUN:-}" ] && [ -x "$SBX_EGRESS_BUN" ]; then
 		bun() { sb /usr/bin/env NODE_EXTRA_CA_CERTS="$CA" "$SBX_EGRESS_BUN" -e "$1" 2>"$w/err"; }
 		out=$(bun '
