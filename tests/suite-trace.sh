@@ -131,6 +131,17 @@ if contains "$err" "sandbox: denied create $OUTSIDE/new.txt — omp.sbx:16 \"den
 	[ ! -e "$OUTSIDE/new.txt" ]; then
 	pass "write outside the workspace: reported with line 16 and OMP_SANDBOX_EXTRA_WRITE"
 else fail "write outside: err=${err:0:400}"; fi
+# ---- the name the kernel resolves: through a symlink, "..", "//" and "./" ----
+# (the supervisor takes a path without symlinks or ".." as it is, after one
+# open that refuses symlinks; the others by the descriptor's name)
+ln -sfn "$H/.ssh" "$WS/keys"
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c "cat keys/id_rsa; cat ../.ssh/id_rsa; cat .//./keys/./id_rsa; cat $H//.ssh/./id_rsa" 
+if [ "$(count "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24")" = 1 ] && [ "$(denials | wc -l)" = 1 ] &&
+	contains "$err" "sandbox:   4x read $H/.ssh/id_rsa"; then
+	pass "a symlink, \"..\" and \"//\" resolve to the file the kernel opens: one report, four denials"
+else fail "resolution: $(denials) $(grep -F 'x read' <<<"$err")"; fi
+rm -f "$WS/keys"
+
 # ---- truncation: by path (truncate(2)) and by a read-only open with O_TRUNC ----
 # From ABI 3 Landlock refuses it where writing is denied (EACCES), and the
 # trace names the policy line; below, the truncation guard refuses both calls
