@@ -117,7 +117,7 @@ static void collect_text(const sb_profile *p, text_set *s)
 				for (size_t j = 0; j < r->nfilters; j++)
 					sb_rule_add_filter(reduced, sb_filter_clone(r->filters[j]));
 			}
-			sb_rule_add_op(reduced, SB_OP_OTHER, r->op_names[k]);
+			sb_rule_add_op(reduced, SB_OP_OTHER, r->op_names ? r->op_names[k] : NULL);
 		}
 		if (reduced) {
 			text_add(s, sb_sbpl_rule_text(reduced), r->action == SB_ALLOW ? TX_ALLOW : TX_DENY, &r->loc);
