@@ -875,7 +875,7 @@ section_proxy() {
 	pproxy=$(calc %.3f "(($(val proxy tree_ms) - $(val proxy client_ms)) - ($(val direct tree_ms) - $(val direct client_ms))) / 1000 / $gib")
 	row "CPU s per GiB, client + server + proxy" "$dtot" "$ptot" "$(calc %.2fx "$ptot / $dtot")" "none"
 	row "CPU s per GiB, the proxy process alone" "0" "$pproxy" "" "none"
-	row "throughput bound where the CPUs are the limit (direct CPU/GiB over proxy's)" "" "" "$(calc %.3f "$dtot / $ptot")" "none"
+	row "CPU ratio, direct CPU/GiB over the proxy's (the throughput ratio where the CPUs alone limit)" "" "" "$(calc %.3f "$dtot / $ptot")" "none"
 	# the same over a link limited to 1 Gbit/s each way (a veth pair, tc
 	# tbf, in network namespaces of its own): the network is the limit
 	local lrounds=$([ "$quick" = 1 ] && echo 1 || echo 3) lmib=$([ "$quick" = 1 ] && echo 16 || echo 64)
@@ -903,7 +903,7 @@ section_proxy() {
 	md "throughput is bounded by the CPU row's ratio, and less on a loaded host. Across a network the link is the"
 	md "limit and the proxy's extra loopback hop costs CPU, not throughput (the 1 Gbit/s rows). CPU rows: one connection, 3 downloads of $mib MiB per"
 	md "mode, user+system time of the sbrun tree (bash \`time\`), the client's own (\`getrusage\`) and the server's download"
-	md "children's; the bound row is direct's CPU per GiB over the proxy's. The 1 Gbit/s rows: \`bench/proxy_link.sh\`, the"
+	md "children's; the CPU ratio row is direct's CPU per GiB over the proxy's. The 1 Gbit/s rows: \`bench/proxy_link.sh\`, the"
 	md "server in a network namespace of its own behind a veth pair shaped with \`tc tbf\` to 1 Gbit/s each way, $lrounds"
 	md "round(s) of 50 set-ups and 3 downloads of $lmib MiB (\`$(realpath --relative-to="$ROOT_DIR" "$R" 2> /dev/null || echo "$R")/proxy-link.txt\`)."
 	md ""
