@@ -586,10 +586,12 @@ static void note_breaking(planner *pl, const char *path, uint64_t mixed)
 {
 	if (pl->use_masks && sb_ll_masks_hidden(&pl->plan->masks, path))
 		return;   /* a mask's own doing: the plan lists it */
-	char *g = generic(path);
-	if ((mixed & SB_LL_MAKE_REG) && (allowed_at(pl, g) & SB_LL_MAKE_REG))
-		push(&pl->no_create, &pl->nno_create, path);
-	free(g);
+	if (mixed & SB_LL_MAKE_REG) {   /* most entries: not mixed, no child path built */
+		char *g = generic(path);
+		if (allowed_at(pl, g) & SB_LL_MAKE_REG)
+			push(&pl->no_create, &pl->nno_create, path);
+		free(g);
+	}
 	if ((mixed & SB_LL_READ_DIR) && (allowed_at(pl, path) & SB_LL_READ_DIR))
 		push(&pl->no_list, &pl->nno_list, path);
 }
