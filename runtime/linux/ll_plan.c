@@ -20,6 +20,7 @@
 #include "runtime/linux/ll_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 
 #include "compiler/eval/eval.h"
 #include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 
@@ -72,6 +74,7 @@ typedef struct planner {
 	char *memo_dir;             /* classify_points() of a plain entry of memo_dir */
 	bool memo_set[2];           /* [is_dir] */
 	uint64_t memo_all[2], memo_any[2];
+	sb_strmap *allowed_memo;    /* point -> allowed_at() + 1 (see allowed_at) */
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
@@ -437,7 +440,26 @@ static void collect_candidates(planner *pl)
 
 /* ---- step 2: symbolic classification ---- */
 
+static uint64_t allowed_uncached(planner *pl, const char *point);
+
+/* decide() of the five operations at a point, remembered: classifying a
+ * directory asks again about every candidate below it, so the points
+ * near the root were decided once per ancestor (bench/analysis.md,
+ * launch).  The linuxized profile is complete before the first question
+ * (linuxize), so an answer never goes stale.  */
 static uint64_t allowed_at(planner *pl, const char *point)
+{
+	if (!pl->allowed_memo)
+		pl->allowed_memo = sb_strmap_new();
+	void **slot = sb_strmap_slot(pl->allowed_memo, point, strlen(point), true);
+	if (*slot)   /* stored + 1: a created slot holds NULL */
+		return (uint64_t)((uintptr_t)*slot - 1);
+	uint64_t m = allowed_uncached(pl, point);   /* touches no map: the slot stays */
+	*slot = (void *)(uintptr_t)(m + 1);
+	return m;
+}
+
+static uint64_t allowed_uncached(planner *pl, const char *point)
 {
 	bool ok[Q_N];
 	for (size_t i = 0; i < Q_N; i++) {
@@ -1007,6 +1029,8 @@ static void planner_clear(planner *pl)
 	sb_strv_free(pl->no_list, pl->nno_list);
 	sb_strv_free(pl->missing, pl->nmissing);
 	free(pl->memo_dir);
+	if (pl->allowed_memo)
+		sb_strmap_free(pl->allowed_memo);
 	sb_eval_free(pl->ev);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
