@@ -241,21 +241,23 @@ static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
 
 /* An entry of an expanded directory.  Most entries of a large directory
  * get no rule and are not descended into (the siblings of the home under
- * the masks): those are decided from getdents' type, or one fstatat where
- * the link count matters, without opening them (bench/analysis.md,
- * planning).  An entry that gets a rule or is descended into is opened
- * O_PATH and checked again through its fd (expand_node).  */
+ * the masks): those are decided from getdents' type, plus one fstatat for
+ * a file (its link count decides the hard-link note), without opening
+ * them (bench/analysis.md, planning).  An entry that gets a rule or is
+ * descended into is opened O_PATH and checked through its fd
+ * (expand_node), which also sees a file's link count.  */
 static void expand_entry(const walk *w, int dfd, const char *path, const entry *e,
 			 uint64_t want, int depth)
 {
 	sb_ll_rules *out = w->out;
 	unsigned char type = e->type;
 	struct stat st;
-	if (type != DT_DIR && type != DT_LNK) {
-		/* a file's link count decides (hard links); unknown types */
+	bool have_st = false;
+	if (type == DT_UNKNOWN) {
 		if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			return;   /* vanished since readdir: no rule, stays denied */
 		type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+		have_st = true;
 	}
 	out->nodes_visited++;
 	if (type == DT_LNK) {   /* never follow, never a rule on a link */
@@ -263,14 +265,20 @@ static void expand_entry(const walk *w, int dfd, const char *path, const entry *
 		return;
 	}
 	bool is_dir = type == DT_DIR;
-	if (!is_dir && st.st_nlink > 1) {
+	if (!is_dir && have_st && st.st_nlink > 1) {
 		note_hardlink(out, path, st.st_nlink);
 		return;
 	}
 	predecided pre = { .is_dir = is_dir };
 	decide_node(w, path, is_dir, want, &pre.allow_all, &pre.mixed);
-	if (!pre.allow_all && !(pre.mixed && is_dir && depth < 64))
-		return;   /* no rule, nothing below: nothing to open */
+	if (!pre.allow_all && !(pre.mixed && is_dir && depth < 64)) {
+		/* no rule, nothing below: nothing to open; a file's other
+		 * names are still noted, as for one that would get a rule */
+		if (!is_dir && !have_st && fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode) && st.st_nlink > 1)
+			note_hardlink(out, path, st.st_nlink);
+		return;
+	}
 	int fd = openat(dfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
 		expand_node(w, path, fd, want, true, depth, &pre);
