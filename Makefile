@@ -87,7 +87,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels
+.PHONY: all run test check test-bins unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -208,11 +208,19 @@ deb:
 test-fresh:
 	$(Q)scripts/test-fresh.sh $(SUITE)
 
-check: all $(TEST_BINS) $(HELPERS) $(B)/tests/unit check-layers
+check: test-bins $(B)/tests/unit check-layers
 	$(Q)B=$(B) tests/run-all.sh
 
+# Everything a suite runs, rebuilt: `make all` alone leaves the test
+# builds (build/test-bin/) stale, and a suite run by hand then tests old code.
+test-bins: all $(TEST_BINS) $(HELPERS)
+
+# One suite, its binaries rebuilt first: `make suite-trace` runs tests/suite-trace.sh.
+suite-%: test-bins
+	$(Q)B=$(B) bash tests/suite-$*.sh
+
 # Debian 12's stock kernel (Landlock ABI 2) under QEMU: tests/suite-kernel-debian12.sh
-test-kernels: all $(TEST_BINS) $(HELPERS)
+test-kernels: test-bins
 	$(Q)B=$(B) bash tests/suite-kernel-debian12.sh
 
 unit: $(B)/tests/unit

@@ -2,7 +2,8 @@
 # Egress by host name (docs/egress.md), against the real kernel and real
 # clients.  Everything happens inside a private network namespace the suite
 # creates (the test's "host"); the servers live in a second one behind a
-# veth pair: allowed.test / registry.test / git.test (198.18.0.1),
+# veth pair: allowed.test / registry.test / git.test / model.test (198.18.0.1,
+# model.test: the stand-in model server omp talks to),
 # forbidden.test (198.18.0.2) and rebind.test, a name the policy allows that
 # resolves to a private address (10.9.0.1).  Names come from an /etc/hosts
 # bind-mounted in the suite's private mount namespace.  Nothing reaches the
@@ -31,6 +32,7 @@ if [ "${SBX_EGRESS_PHASE:-}" = "" ]; then
 	# with npm, outside the network namespace); none: its checks SKIP
 	bundir=$(PATH=/usr/bin:/bin "$root/tests/lib/install-omp.sh" 2>/dev/null) || bundir=
 	export SBX_EGRESS_BUN=${bundir:+$bundir/bun}
+	export SBX_EGRESS_OMPDIR=$bundir
 	exec /usr/bin/env SBX_EGRESS_PHASE=host /usr/bin/unshare -m -n --propagation private \
 		/bin/bash "$root/tests/suite-egress.sh" "$@"
 fi
@@ -222,8 +224,8 @@ fetch("https://allowed.test/hello").then(r => r.text()).then(t => console.log("r
 
 	# bun (omp's runtime): its fetch reads the proxy variables; a model
 	# API's server-sent events stream through, a forbidden host is refused
-	# with the reason.  The real omp would need a provider configured against
-	# a stand-in model server; bun's fetch is what omp's API clients use.
+	# with the reason (bun's fetch is what omp's API clients use; omp itself
+	# follows, below)
 	if [ -n "${SBX_EGRESS_BUN:-}" ] && [ -x "$SBX_EGRESS_BUN" ]; then
 		bun() { sb /usr/bin/env NODE_EXTRA_CA_CERTS="$CA" "$SBX_EGRESS_BUN" -e "$1" 2>"$w/err"; }
 		out=$(bun '
@@ -314,6 +316,84 @@ print(buf.count(b"data: event"))
 	[ $rc = 78 ] && grep -q "OMP_SANDBOX_ALLOW_HOSTS entry 'http://x': a URL scheme" <<<"$out" &&
 		pass "a bad OMP_SANDBOX_ALLOW_HOSTS entry refuses the launch (78) with the reason" || failed "bad ALLOW_HOSTS: rc $rc $out"
 
+	# omp itself (bun) under omp-sandboxed, its model a stand-in server
+	# (tests/egress/server.py: OpenAI-compatible chat completions streamed as
+	# server-sent events) configured as a custom provider in omp's own
+	# ~/.omp/agent/models.yml, one prompt in print mode (omp -p)
+	if [ -n "${SBX_EGRESS_OMPDIR:-}" ] && [ -x "$SBX_EGRESS_OMPDIR/omp" ] && [ -x "$SBX_EGRESS_OMPDIR/bun" ]; then
+		mkdir -p "$HOME/.omp/agent"
+		cat >"$HOME/.omp/agent/models.yml" <<-EOF
+		providers:
+		  standin:
+		    baseUrl: https://model.test/v1
+		    api: openai-completions
+		    apiKey: sk-standin-test
+		    models:
+		      - id: standin-1
+		  elsewhere:
+		    baseUrl: https://forbidden.test/v1
+		    api: openai-completions
+		    apiKey: sk-standin-test
+		    models:
+		      - id: standin-1
+		EOF
+		# omp's own retries off: a refused tunnel is otherwise retried up
+		# to 10 times with back-off (tens of seconds per check)
+		printf 'retry:\n  enabled: false\n' >"$HOME/.omp/agent/config.yml"
+		# omp ARGS...: the real omp, its CA passed like a corporate one
+		omp_run() {
+			t0=$(/bin/date +%s%N)
+			PATH=$SBX_EGRESS_OMPDIR:/usr/bin:/bin NODE_EXTRA_CA_CERTS=$CA OMP_SANDBOX_PASS_ENV=NODE_EXTRA_CA_CERTS \
+				OMP_SANDBOX_NETWORK=allowlist /usr/bin/timeout 120 "$O" -p --no-session "$@" \
+				"Say hello" >"$w/omp.out" 2>"$w/omp.err"
+			local rc=$?
+			secs=$(( ($(/bin/date +%s%N) - t0) / 1000000 ))
+			secs=$((secs / 1000)).$(printf %03d $((secs % 1000)))
+			# omp's own words about the failure (not the proxy's, not the trace's)
+			said=$(grep -v -e '^sbrun egress:' -e '^sandbox:' -e '^omp-sandboxed:' "$w/omp.err" | grep -m1 -i -e error -e fail -e refused | head -c 160)
+			return $rc
+		}
+		answer="The stand-in model on allowed answers: sandboxed egress works."
+		before=$(grep -c "POST /v1/chat/completions host=model.test" "$T/allowed.log")
+		OMP_SANDBOX_ALLOW_HOSTS=model.test:443 omp_run --model standin/standin-1
+		rc=$?
+		after=$(grep -c "POST /v1/chat/completions host=model.test" "$T/allowed.log")
+		if [ $rc = 0 ] && [ "$(cat "$w/omp.out")" = "$answer" ] && [ "$after" -gt "$before" ]; then
+			pass "omp -p (bun) through the proxy: the stand-in model's streamed answer printed ($((after - before)) request(s) at model.test, ${secs} s)"
+		else
+			failed "omp against model.test: rc $rc, out '$(head -c 300 "$w/omp.out")', err $(tail -c 600 "$w/omp.err")"
+		fi
+		# the stand-in host not in the allowlist: refused, the reason on
+		# stderr and in the trace, and the server never asked
+		before=$(grep -c "host=model.test" "$T/allowed.log")
+		OMP_SANDBOX_ALLOW_HOSTS=registry.test:443 OMP_SANDBOX_TRACE=1 omp_run --model standin/standin-1
+		rc=$?
+		after=$(grep -c "host=model.test" "$T/allowed.log")
+		err=$(cat "$w/omp.err")
+		if [ $rc != 0 ] && ! grep -q "sandboxed egress works" "$w/omp.out" && [ "$after" = "$before" ] &&
+			grep -q "sbrun egress: CONNECT model.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
+			grep -q 'sandbox: denied connect model.test:443 — omp-allowlist.sbx:9 "network off"; to allow: .*OMP_SANDBOX_ALLOW_HOSTS=model.test' <<<"$err"; then
+			pass "omp with model.test not allowed: fails (rc $rc), the refusal on stderr and in the trace, the server never asked (${secs} s; omp said: ${said:-nothing})"
+		else
+			failed "omp with model.test not allowed: rc $rc, $((after - before)) request(s) seen, out '$(head -c 200 "$w/omp.out")', err $(tail -c 800 "$w/omp.err")"
+		fi
+		# a provider pointed at the forbidden host while model.test is allowed
+		before=$(log_count forbidden)
+		OMP_SANDBOX_ALLOW_HOSTS=model.test:443 OMP_SANDBOX_TRACE=1 omp_run --model elsewhere/standin-1
+		rc=$?
+		after=$(log_count forbidden)
+		err=$(cat "$w/omp.err")
+		if [ $rc != 0 ] && [ "$after" = "$before" ] &&
+			grep -q "sbrun egress: CONNECT forbidden.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
+			grep -q 'sandbox: denied connect forbidden.test:443 — omp-allowlist.sbx:9' <<<"$err"; then
+			pass "omp with its provider at forbidden.test: fails (rc $rc), the refusal on stderr and in the trace, forbidden.test never asked (${secs} s; omp said: ${said:-nothing})"
+		else
+			failed "omp at forbidden.test: rc $rc, $((after - before)) request(s) seen, err $(tail -c 800 "$w/omp.err")"
+		fi
+	else
+		echo "SKIP: [$who] omp is not installed (tests/lib/install-omp.sh failed): omp against the stand-in model not checked"
+	fi
+
 	# the process model: status and signals come back as from a direct exec
 	sb /bin/sh -c 'exit 7'
 	rc=$?
@@ -360,7 +440,7 @@ srv() { /usr/bin/nsenter -t "$holder" -n "$@"; }
 
 cat >"$T/hosts" <<EOF
 127.0.0.1 localhost
-198.18.0.1 allowed.test registry.test git.test
+198.18.0.1 allowed.test registry.test git.test model.test
 198.18.0.2 forbidden.test
 10.9.0.1 rebind.test
 EOF
@@ -372,7 +452,7 @@ EOF
 		-subj "/CN=sbx egress test CA" >/dev/null 2>&1 &&
 	/usr/bin/openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
 		-subj "/CN=allowed.test" >/dev/null 2>&1 &&
-	printf 'subjectAltName=DNS:allowed.test,DNS:forbidden.test,DNS:registry.test,DNS:git.test,DNS:rebind.test,IP:198.18.0.1\n' >ext &&
+	printf 'subjectAltName=DNS:allowed.test,DNS:forbidden.test,DNS:registry.test,DNS:git.test,DNS:model.test,DNS:rebind.test,IP:198.18.0.1\n' >ext &&
 	/usr/bin/openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem \
 		-days 2 -extfile ext >/dev/null 2>&1) || { echo "FAIL: could not make the test CA"; exit 1; }
 chmod 644 "$T"/*.pem "$T"/*.key

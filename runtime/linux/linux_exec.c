@@ -330,13 +330,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		goto out;
 	}
 	/* ABI 1-2 have no TRUNCATE right: close truncation with seccomp.  */
-	bool trunc_guard = sandbox && !(ai.fs_mask & SB_LL_TRUNCATE);
-#ifdef SB_TEST_HOOKS
-	/* the negative control: show the hole the guard closes */
-	if (sb_ll_test_should_fail("no_truncate_guard", &e))
-		trunc_guard = false;
-#endif
-	if (trunc_guard && sb_seccomp_install_truncate_guard() < 0) {
+	bool trunc_guard = sandbox && sb_seccomp_truncate_guard_needed(&ai);
+	if (trunc_guard && sb_seccomp_install_truncate_guard(o->trace) < 0) {
 		rc = fail(d, "installing the seccomp truncation guard", errno);
 		goto out;
 	}

@@ -7,10 +7,13 @@ test can prove a forbidden server never saw a request.
 
 Paths: /hello (one line naming the server), /sse (five server-sent events;
 with ?hold=1 the first, then the rest after a GET /release), /big?mb=N
-(N MiB, a repeating pattern), POST /echo (the body back, unchanged), anything
-else a file below ROOT (DIR/index.json for a directory: the npm registry's
-documents)."""
+(N MiB, a repeating pattern), POST /echo (the body back, unchanged), POST
+/v1/chat/completions (a stand-in model: an OpenAI-compatible streamed answer,
+server-sent events, one word per event), GET /v1/models (its one model),
+anything else a file below ROOT (DIR/index.json for a directory: the npm
+registry's documents)."""
 import http.server
+import json
 import os
 import socketserver
 import ssl
@@ -45,13 +48,59 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.record()
         n = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(n)
-        self.send_body(200, body, "application/octet-stream")
+        if urllib.parse.urlsplit(self.path).path == "/v1/chat/completions":
+            self.chat(body)
+        else:
+            self.send_body(200, body, "application/octet-stream")
+
+    def chat(self, body):
+        """The stand-in model: the answer names this server, streamed a word
+        per event in OpenAI's chat-completions chunk format."""
+        try:
+            req = json.loads(body)
+        except ValueError:
+            self.send_body(400, b"not JSON\n")
+            return
+        model = req.get("model", "standin")
+        words = ("The stand-in model on %s answers: sandboxed egress works." % name).split(" ")
+        if not req.get("stream"):
+            msg = {"role": "assistant", "content": " ".join(words)}
+            doc = {"id": "chatcmpl-standin", "object": "chat.completion", "created": int(time.time()),
+                   "model": model, "choices": [{"index": 0, "message": msg, "finish_reason": "stop"}],
+                   "usage": {"prompt_tokens": 10, "completion_tokens": len(words), "total_tokens": 10 + len(words)}}
+            self.send_body(200, json.dumps(doc).encode(), "application/json")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+
+        def event(delta, finish=None, usage=None):
+            doc = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": int(time.time()),
+                   "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            if usage:
+                doc["usage"] = usage
+            self.wfile.write(("data: %s\n\n" % json.dumps(doc)).encode())
+            self.wfile.flush()
+
+        event({"role": "assistant", "content": ""})
+        for i, w in enumerate(words):
+            event({"content": w if i == 0 else " " + w})
+            time.sleep(0.02)
+        event({}, "stop", {"prompt_tokens": 10, "completion_tokens": len(words), "total_tokens": 10 + len(words)})
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+        self.close_connection = True
 
     def do_GET(self):
         self.record()
         u = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(u.query)
-        if u.path == "/release":
+        if u.path == "/v1/models":
+            doc = {"object": "list", "data": [{"id": "standin-1", "object": "model", "owned_by": name}]}
+            self.send_body(200, json.dumps(doc).encode(), "application/json")
+        elif u.path == "/release":
             released.set()
             self.send_body(200, b"released\n")
         elif u.path == "/hello":

@@ -95,13 +95,29 @@ int main(void)
 	mkdir("/rw/work", 0755);
 	mnt("overlay", "/newroot", "overlay", 0,
 	    "lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work");
-	if (chdir("/newroot") < 0 || chroot(".") < 0 || chdir("/") < 0)
-		die("chroot /newroot");
+	/* Move the overlay over "/" before the chroot (what switch_root does;
+	 * the initramfs cannot be pivot_root'ed): the kernel refuses a user
+	 * namespace to an unprivileged process whose root is not the top of
+	 * its mount namespace's root, so a plain chroot would make sbrun's
+	 * masks unavailable to uid 65534 in the guest. */
+	if (chdir("/newroot") < 0 || mount("/newroot", "/", NULL, MS_MOVE, NULL) < 0 ||
+	    chroot(".") < 0 || chdir("/") < 0)
+		die("move /newroot to / and chroot");
 	mnt("proc", "/proc", "proc", 0, NULL);
 	mnt("sysfs", "/sys", "sysfs", 0, NULL);
 	mnt("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mnt("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666,mode=0620");
 	mnt("tmpfs", "/dev/shm", "tmpfs", 0, "mode=1777");
+	/* what udev would add: bash's process substitution reads /dev/fd/N */
+	static const char *const dev_links[][2] = {
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+	};
+	for (size_t i = 0; i < sizeof dev_links / sizeof dev_links[0]; i++)
+		if (symlink(dev_links[i][0], dev_links[i][1]) < 0 && errno != EEXIST)
+			die("symlink %s", dev_links[i][1]);
 	/* /tmp stays the overlay's (writes land in the guest's tmpfs upper
 	 * layer): a checkout below the host's /tmp must stay visible */
 	mnt("tmpfs", "/run", "tmpfs", 0, "mode=0755");
