@@ -10,6 +10,7 @@
 #     truncation, devices) at 3, 4, 6 (root) and at 1 as uid 65534;
 #   - the self-test (sbrun --self-test, throwaway home) at every N;
 #   - suite-masks, unchanged, at the lowest ABI asked for;
+#   - suite-trace's root pass, unchanged, at ABI 1 and 2;
 #   - git, npm and pip doing real work at ABI 1 (no REFER), with the
 #     documented breakages (git mv across directories; npm 9's cache: EXDEV)
 #     asserted.
@@ -30,6 +31,18 @@ for f in "$TSBRUN" "$PROFILE" "$LLRUN"; do
 	[ -e "$f" ] || { echo "SKIP: $f not built"; exit 77; }
 done
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (private mount namespaces)"; exit 77; }
+# `make all` does not rebuild the test builds: a stale one would run old
+# code and fail (or pass) for reasons that are not in the tree.  `make -q`
+# answers 1 exactly when a target is out of date.
+stale=""
+for f in "$TSBRUN" "$B/test-bin/omp-sandboxed" "$LLRUN"; do
+	make -s -q -C "$ROOT" B="$B" "$f" >/dev/null 2>&1
+	[ $? = 1 ] && stale="$stale $f"
+done
+if [ -n "$stale" ]; then
+	echo "FAIL: test builds older than their sources:$stale (make$stale)"
+	exit 1
+fi
 kabi=$("$LLRUN" --doctor 2>/dev/null | sed -n 's/^landlock: kernel ABI \([0-9]*\).*/\1/p')
 if [ -z "$kabi" ]; then
 	[ "${SBRUN_TEST_REQUIRE_LANDLOCK:-}" = 1 ] && { echo "FAIL: Landlock unavailable"; exit 1; }
@@ -85,39 +98,47 @@ for n in $ABIS; do
 	fi
 done
 
-# ---- the masking backend at the lowest ABI asked for ----
-# Its own suite, unchanged, through launchers that set the knob: $W/bin
+# ---- the masking backend and the tracer through launchers ----
+# Their own suites, unchanged, through launchers that set the knob: $W/bin
 # holds sbrun and omp-sandboxed scripts that exec the test builds with
 # SB_TEST_LL_ABI=N (the suites clear the environment of what they launch,
 # the scripts put the knob back); everything else links to $B.  Kept below
 # $B: outside every writable root, readable by uid 65534.  ABI 2 itself runs
 # on Debian 12's kernel (suite-kernel-debian12.sh).
-low=$(tr ' ' '\n' <<<"$ABIS" | grep . | sort -n | head -1)
-if [ -n "$low" ] && [ "$low" -lt "$kabi" ] && [ -z "${SBX_ABI_NO_MASKS_TRACE:-}" ]; then
+# wrapped_suite N SUITE LABEL [VAR=VALUE...]: run tests/suite-SUITE.sh at ABI N
+wrapped_suite() {
+	local n=$1 s=$2 label=$3 W out rc np nf t f d
+	shift 3
 	W=$(mktemp -d "$B/abi-wrap.XXXXXX") && chmod 0755 "$W" &&
-		mkdir -p "$W/bin" "$W/test-bin" && ln -s "$B/gen" "$W/gen"
+		mkdir -p "$W/bin" "$W/test-bin" && ln -s "$B/gen" "$W/gen" || { fail "ABI $n: wrapper dir"; return; }
 	for f in "$B"/test-bin/* "$B"/bin/*; do
 		d=${f%/*}; ln -s "$f" "$W/${d##*/}/${f##*/}"
 	done
 	for t in sbrun omp-sandboxed; do
 		rm -f "$W/bin/$t"
-		printf '#!/bin/sh\nSB_TEST_LL_ABI=%s exec %s "$@"\n' "$low" "$B/test-bin/$t" >"$W/bin/$t"
+		printf '#!/bin/sh\nSB_TEST_LL_ABI=%s exec %s "$@"\n' "$n" "$B/test-bin/$t" >"$W/bin/$t"
 		chmod 0755 "$W/bin/$t"
 	done
-	for s in masks; do
-		out=$(B="$W" bash tests/suite-$s.sh 2>&1); rc=$?
-		np=$(grep -c '^PASS' <<<"$out"); nf=$(grep -c '^FAIL' <<<"$out")
-		if [ $rc = 77 ]; then
-			echo "SKIP: ABI $low: suite-$s: $(grep -m1 '^SKIP' <<<"$out")"
-		elif [ $rc = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ] &&
-			grep -q "effective ABI $low (test clamp)" <<<"$("$W/bin/sbrun" --plan "$B/gen/omp.sb" 2>&1 | head -1)"; then
-			pass "ABI $low: suite-$s (root and uid 65534): $np passed"
-		else
-			fail "ABI $low: suite-$s: rc $rc, $nf failed"
-			grep -A8 '^FAIL' <<<"$out" | head -30
-		fi
-	done
+	out=$(/usr/bin/env "$@" B="$W" bash tests/suite-$s.sh 2>&1); rc=$?
+	np=$(grep -c '^PASS' <<<"$out"); nf=$(grep -c '^FAIL' <<<"$out")
+	if [ $rc = 77 ]; then
+		echo "SKIP: ABI $n: suite-$s: $(grep -m1 '^SKIP' <<<"$out")"
+	elif [ $rc = 0 ] && [ "$nf" = 0 ] && [ "$np" -gt 0 ] &&
+		grep -q "effective ABI $n (test clamp)" <<<"$("$W/bin/sbrun" --plan "$B/gen/omp.sb" 2>&1 | head -1)"; then
+		pass "ABI $n: suite-$s ($label): $np passed"
+	else
+		fail "ABI $n: suite-$s: rc $rc, $nf failed"
+		grep -A8 '^FAIL' <<<"$out" | head -30
+	fi
 	rm -rf "$W"
+}
+low=$(tr ' ' '\n' <<<"$ABIS" | grep . | sort -n | head -1)
+if [ -n "$low" ] && [ "$low" -lt "$kabi" ] && [ -z "${SBX_ABI_NO_MASKS_TRACE:-}" ]; then
+	wrapped_suite "$low" masks "root and uid 65534"
+	# the tracer's root pass at 1 and 2 (the guard answers truncation there)
+	for n in $ABIS; do
+		[ "$n" -le 2 ] && [ "$n" -lt "$kabi" ] && wrapped_suite "$n" trace "root" SBX_TRACE_ROOT_ONLY=1
+	done
 fi
 
 # ---- real tools at ABI 1 (no REFER) ----

@@ -208,7 +208,18 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 	}
 	size_t n = 0;
 	const sb_sensitive_entry *list = sb_sensitive_list(&n);
+	/* An entry whose first component differs from the target's is
+	 * unrelated to it (sbx_path_relation): compare that first, once per
+	 * entry, instead of the whole relation for each of the list.  */
+	const char *rp = rel, *rc = NULL;
+	size_t rn = 0;
+	bool first_known = pos == POS_REL && rel && sb_path_next_comp(&rp, &rc, &rn);
 	for (size_t e = 0; pos != POS_NONE && !found && e < n; e++) {
+		const char *ep = list[e].rel, *ec = NULL;
+		size_t en = 0;
+		if (first_known && sb_path_next_comp(&ep, &ec, &en) &&
+		    !sb_path_comp_eq(rc, rn, ec, en, true))
+			continue;
 		unsigned left = entry_exposure(c, i, &pl, pos, rel, list[e].rel, acc, &covers);
 		if (!left)
 			continue;

@@ -211,14 +211,17 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 {
 	size_t full, base;
 	char *key = node_key(x, &full, &base);
-	for (size_t i = base; i < full; i++) {
-		if (i != base && key[i] != '/')
-			continue;
-		const tnode *n = node_find(ix, key, i);
-		if (n && n != ix->abs_root)
-			want(q, &n->sub);
-	}
+	/* The strict ancestors in the index are the parent chain of the
+	 * deepest indexed prefix (node_make makes every ancestor of a node):
+	 * one lookup when x itself is indexed, instead of one per component.  */
 	const tnode *n = node_find(ix, key, full);
+	const tnode *up = n ? n->parent : NULL;
+	for (size_t i = full; !n && i-- > base;)
+		if ((i == base || key[i] == '/') && (up = node_find(ix, key, i)))
+			break;
+	for (const tnode *a = up; a; a = a->parent)
+		if (a != ix->abs_root)
+			want(q, &a->sub);
 	if (n) {
 		if (own_sub && n != ix->abs_root)
 			want(q, &n->sub);

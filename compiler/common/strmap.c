@@ -14,7 +14,9 @@ typedef struct {
 	void *value;
 } slot;
 
-/* Keys live in chunks freed together: maps get many small keys.  */
+/* Keys live in chunks freed together: maps get many small keys.  The
+ * first chunk is small and each next one twice the last (up to 64 KiB):
+ * the lowering makes a map per re-allowed rule, for a few keys.  */
 typedef struct chunk {
 	struct chunk *next;
 	size_t used, cap;
@@ -32,7 +34,9 @@ static char *key_copy(sb_strmap *m, const void *key, size_t len)
 {
 	chunk *c = m->keys;
 	if (!c || c->cap - c->used < len + 1) {
-		size_t cap = len + 1 > 60000 ? len + 1 : 60000;
+		size_t cap = c ? (c->cap < 65536 / 2 ? 2 * c->cap : 65536) : 256;
+		if (cap < len + 1)
+			cap = len + 1;
 		c = xmalloc(sizeof *c + cap);
 		c->next = m->keys;
 		c->used = 0;

@@ -4,6 +4,7 @@
 #include "compiler/eval/eval.h"
 
 #include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,14 @@ typedef struct ilist {
 struct sb_eval {
 	const sb_profile *p;
 	unsigned flags;        /* SB_EVAL_* */
-	sb_strmap *prepared;   /* filter address -> fcache */
+	/* filter address -> fcache: open addressing on the address itself,
+	 * asked once per filter match (a string-keyed map was half the cost
+	 * of a decision) */
+	struct prep_slot {
+		const sb_filter *f;    /* NULL: empty */
+		struct fcache *c;
+	} *prep;
+	size_t prep_cap, prep_n;   /* cap: a power of two, 0 before the first */
 	/* The index, built on the first indexed question.  */
 	bool indexed;
 	ilist always;          /* unfiltered rules and rules with a filter that
@@ -111,13 +119,38 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound
 	return false;
 }
 
+/* The table slot of f: its own, or the empty one where it goes.  */
+static struct prep_slot *prep_find(struct prep_slot *v, size_t cap, const sb_filter *f)
+{
+	uint64_t h = (uint64_t)(uintptr_t)f * 0x9e3779b97f4a7c15ull;
+	for (size_t i = (size_t)(h >> 32) & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (v[i].f == f || !v[i].f)
+			return &v[i];
+}
+
+static void prep_grow(sb_eval *ev)
+{
+	size_t cap = ev->prep_cap ? ev->prep_cap * 2 : 64;
+	struct prep_slot *v = xcalloc(cap, sizeof *v);
+	for (size_t i = 0; i < ev->prep_cap; i++)
+		if (ev->prep[i].f)
+			*prep_find(v, cap, ev->prep[i].f) = ev->prep[i];
+	free(ev->prep);
+	ev->prep = v;
+	ev->prep_cap = cap;
+}
+
 static fcache *prepare(sb_eval *ev, const sb_filter *f)
 {
-	void **slot = sb_strmap_slot(ev->prepared, &f, sizeof f, true);
-	if (*slot)
-		return *slot;
+	if ((ev->prep_n + 1) * 2 > ev->prep_cap)
+		prep_grow(ev);
+	struct prep_slot *slot = prep_find(ev->prep, ev->prep_cap, f);
+	if (slot->f)
+		return slot->c;
 	fcache *c = xcalloc(1, sizeof *c);
-	*slot = c;
+	slot->f = f;
+	slot->c = c;
+	ev->prep_n++;
 	if (f->arg && f->arg->kind == SB_STR_LIT) {
 		c->str = f->arg->text;
 		c->len = strlen(c->str);
@@ -139,13 +172,23 @@ static tri match_filter(sb_eval *ev, const sb_filter *f, const char *q, size_t q
 
 static tri match_path(sb_eval *ev, const sb_filter *f, const char *q, size_t qlen, why *w)
 {
-	fcache *c = prepare(ev, f);
-	if (!c->str) {
-		note_unknown(w, "unbound param", c->unbound, f->loc);
-		return T_UNKNOWN;
+	/* a literal string needs no prepared form (most filters of a bound
+	 * profile): skip the table */
+	fcache *c = NULL;
+	const char *s;
+	size_t n;
+	if (f->kind != SB_F_REGEX && f->arg && f->arg->kind == SB_STR_LIT) {
+		s = f->arg->text;
+		n = strlen(s);
+	} else {
+		c = prepare(ev, f);
+		if (!c->str) {
+			note_unknown(w, "unbound param", c->unbound, f->loc);
+			return T_UNKNOWN;
+		}
+		s = c->str;
+		n = c->len;
 	}
-	const char *s = c->str;
-	size_t n = c->len;
 	switch (f->kind) {
 	case SB_F_LITERAL:
 		return qlen == n && memcmp(q, s, n) == 0 ? T_TRUE : T_FALSE;
@@ -506,7 +549,6 @@ sb_eval *sb_eval_new(const sb_profile *p, unsigned flags)
 	sb_eval *ev = xcalloc(1, sizeof *ev);
 	ev->p = p;
 	ev->flags = flags;
-	ev->prepared = sb_strmap_new();
 	return ev;
 }
 
@@ -546,8 +588,9 @@ void sb_eval_free(sb_eval *ix)
 		sb_strmap_each(maps[i], ilist_free);
 		sb_strmap_free(maps[i]);
 	}
-	sb_strmap_each(ix->prepared, fcache_free);
-	sb_strmap_free(ix->prepared);
+	for (size_t i = 0; i < ix->prep_cap; i++)
+		fcache_free(ix->prep[i].c);
+	free(ix->prep);
 	free(ix->always.v);
 	free(ix->scratch.v);
 	free(ix->cands.v);

@@ -7,20 +7,29 @@
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
+/* Takes `path`.  Probes are made ~9 per filter of two large profiles:
+ * the array grows geometrically and the joins are not formatted.  */
+static void push_owned(sb_probes *ps, char *path)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 64;
+		ps->paths = xrealloc(ps->paths, ps->cap * sizeof *ps->paths);
+	}
+	ps->paths[ps->n++] = path;
+}
+
 static void push(sb_probes *ps, const char *path)
 {
-	char **v = xrealloc(ps->paths, (ps->n + 1) * sizeof *v);
-	ps->paths = v;
-	v[ps->n] = xstrdup(path);
-	ps->n++;
+	push_owned(ps, xstrdup(path));
 }
 
 static void push_join(sb_probes *ps, const char *base, const char *suffix)
 {
-	char *s = NULL;
-	s = xasprintf("%s%s", strcmp(base, "/") ? base : "", suffix);
-	push(ps, s);
-	free(s);
+	size_t bn = strcmp(base, "/") ? strlen(base) : 0, sn = strlen(suffix);
+	char *s = xmalloc(bn + sn + 1);
+	memcpy(s, base, bn);
+	memcpy(s + bn, suffix, sn + 1);
+	push_owned(ps, s);
 }
 
 void sb_probes_add_path(sb_probes *ps, const char *raw)
@@ -165,5 +174,5 @@ void sb_probes_clear(sb_probes *ps)
 		free(ps->paths[i]);
 	free(ps->paths);
 	ps->paths = NULL;
-	ps->n = 0;
+	ps->n = ps->cap = 0;
 }

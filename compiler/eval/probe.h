@@ -15,7 +15,7 @@
 
 typedef struct sb_probes {
 	char **paths;        /* sorted, unique after sb_probes_finish */
-	size_t n;
+	size_t n, cap;
 	unsigned vnode_masks; /* union of every vnode-type mask seen */
 } sb_probes;
 

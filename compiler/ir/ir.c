@@ -10,7 +10,19 @@
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
+/* Append to an array only ever grown here: its capacity is the power of
+ * two at or above n, so it grows when n is 0 or a power of two (a profile
+ * of a large policy appends 10^5 rules: growing by one copied them over
+ * and over).  */
 #define PUSH(arr, n, item)                                                  \
+	do {                                                                \
+		if (((n) & ((n) - 1)) == 0)                                 \
+			(arr) = xrealloc((arr), ((n) ? 2 * (n) : 1) * sizeof *(arr)); \
+		(arr)[(n)++] = (item);                                      \
+	} while (0)
+
+/* Append to a caller's array, whose capacity is unknown.  */
+#define PUSH_EXACT(arr, n, item)                                            \
 	do {                                                                \
 		(arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr));         \
 		(arr)[(n)++] = (item);                                      \
@@ -18,11 +30,16 @@
 
 /* ---- strings ---- */
 
+/* The text of a literal lives in the same block, just after it: one
+ * allocation per string of a large profile instead of two.  */
 sb_str *sb_str_lit(const char *value)
 {
-	sb_str *s = xcalloc(1, sizeof *s);
+	size_t n = value ? strlen(value) : 0;
+	sb_str *s = xcalloc(1, sizeof *s + n + 1);
 	s->kind = SB_STR_LIT;
-	s->text = xstrdup(value);
+	s->text = (char *)(s + 1);
+	if (n)
+		memcpy(s->text, value, n);
 	return s;
 }
 
@@ -56,6 +73,8 @@ sb_str *sb_str_clone(const sb_str *s)
 {
 	if (!s)
 		return NULL;
+	if (s->kind == SB_STR_LIT)
+		return sb_str_lit(s->text);
 	sb_str *c = xcalloc(1, sizeof *c);
 	c->kind = s->kind;
 	c->text = s->text ? xstrdup(s->text) : NULL;
@@ -77,7 +96,8 @@ void sb_str_free(sb_str *s)
 	for (size_t i = 0; i < s->nparts; i++)
 		sb_str_free(s->parts[i]);
 	free(s->parts);
-	free(s->text);
+	if (s->text != (char *)(s + 1))
+		free(s->text);
 	sb_param_clear(&s->param);
 	free(s);
 }
@@ -191,11 +211,10 @@ sb_rule *sb_rule_new(sb_action action, sb_loc loc)
 
 void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling)
 {
-	r->ops = xrealloc(r->ops, (r->nops + 1) * sizeof *r->ops);
-	r->op_names = xrealloc(r->op_names, (r->nops + 1) * sizeof *r->op_names);
-	r->ops[r->nops] = op;
-	r->op_names[r->nops] = xstrdup(spelling ? spelling : sb_op_name(op));
-	r->nops++;
+	size_t n = r->nops;
+	PUSH(r->ops, n, op);
+	/* NULL: the operation's own name (op_spelling in emit_sbpl.c) */
+	PUSH(r->op_names, r->nops, spelling ? xstrdup(spelling) : NULL);
 }
 
 void sb_rule_add_filter(sb_rule *r, sb_filter *f) { PUSH(r->filters, r->nfilters, f); }
@@ -635,7 +654,7 @@ sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
 	sb_profile *c = expand(p, &x);
 	if (unbound && nunbound) {
 		for (size_t i = 0; i < x.unbound.n; i++)
-			PUSH(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
+			PUSH_EXACT(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
 	}
 	strlist_clear(&x.unbound);
 	return c;

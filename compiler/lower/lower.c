@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
+	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
 	sb_strmap *first;         /* key -> first rule number (see index_rule) */
 	base_pair other[SB_OP__COUNT][2];
 	sb_strmap *region;        /* deny-read region key -> first region_at */
@@ -64,6 +65,10 @@ typedef struct {
 	size_t nparam_regions;
 	char *key;                /* scratch for index_key */
 	size_t keycap;
+	char *base;               /* scratch for key_base */
+	size_t basecap;
+	size_t *cuts;             /* scratch for prefix_cuts */
+	size_t cutcap;
 } lower_index;
 
 /* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
@@ -78,7 +83,7 @@ typedef struct {
 	int errors;
 	lower_index ix;
 	const char **gate;        /* per rule: the preset gating it, or NULL */
-	size_t ngate;
+	size_t ngate, gatecap;
 } lower_ctx;
 
 /* ---- string expressions for targets ---- */
@@ -230,16 +235,24 @@ static bool same_param(const sb_param *a, const sb_param *b)
 	       !strcmp(a->name, b->name) && !strcmp(a->leaf ? a->leaf : "", b->leaf ? b->leaf : "");
 }
 
-/* The base of a key: "S" for a static path, "P<spelling>" for a param.
- * Caller frees.  */
-static char *key_base(const sb_param *p)
+/* The base of a key: "S" for a static path, "P<spelling>" for a param, in
+ * ix->base (valid until the next call: made for every filter of a large
+ * policy, so neither formatted nor allocated).  */
+static const char *key_base(lower_index *ix, const sb_param *p)
 {
-	if (!p)
-		return xstrdup("S");
-	char *spelling = sb_param_spelling(p);
-	char *b = xasprintf("P%s", spelling);
-	free(spelling);
-	return b;
+	char *owned = NULL;
+	const char *name = !p ? "" : p->kind == SB_PARAM_SINGLE && !p->index
+					    ? p->name
+					    : (owned = sb_param_spelling(p));
+	size_t n = strlen(name);
+	if (n + 2 > ix->basecap) {
+		ix->basecap = 2 * (n + 2);
+		ix->base = xrealloc(ix->base, ix->basecap);
+	}
+	ix->base[0] = p ? 'P' : 'S';
+	memcpy(ix->base + 1, name, n + 1);
+	free(owned);
+	return ix->base;
 }
 
 static bool same_base(path_key a, path_key b)
@@ -275,6 +288,9 @@ static void index_init(lower_index *ix)
 	for (int o = 0; o < SB_OP__COUNT; o++)
 		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
 			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
+	for (int a = 0; a < SB_OP__COUNT; a++)
+		for (int o = 0; o < SB_OP__COUNT; o++)
+			ix->anc[a][o] = op_is_ancestor((sb_op)a, (sb_op)o);
 }
 
 static void index_clear(lower_index *ix)
@@ -288,18 +304,20 @@ static void index_clear(lower_index *ix)
 				free(ix->other[o][a].base[k]);
 	free(ix->param_regions);
 	free(ix->key);
+	free(ix->base);
+	free(ix->cuts);
 }
 
 /* The base of a path filter whose suffixes compare (same_base), or NULL
- * when the filter may overlap anything.  Sets *k.  Caller frees.  */
-static char *filter_base(const sb_filter *f, path_key *k)
+ * when the filter may overlap anything.  Sets *k.  In ix->base (key_base).  */
+static const char *filter_base(lower_index *ix, const sb_filter *f, path_key *k)
 {
 	if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
 		return NULL;
 	*k = key_of(f->arg);
 	if (!k->known || is_list_param(k->param))
 		return NULL;
-	return key_base(k->param);
+	return key_base(ix, k->param);
 }
 
 /* Key bytes: tag, op, action, base, NUL, suffix[0..sn), in ix->key (valid
@@ -349,15 +367,20 @@ static size_t min_found(size_t a, size_t b)
 }
 
 /* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
- * s cut before each '/' and s itself.  Returns how many, into cut[].  */
-static size_t prefix_cuts(const char *s, size_t **cut)
+ * s cut before each '/' and s itself.  Returns how many, into *cut
+ * (ix->cuts, valid until the next call).  */
+static size_t prefix_cuts(lower_index *ix, const char *s, const size_t **cut)
 {
 	size_t n = strlen(s), k = 0;
-	*cut = xmalloc((n + 1) * sizeof **cut);
+	if (n + 1 > ix->cutcap) {
+		ix->cutcap = 2 * (n + 1);
+		ix->cuts = xrealloc(ix->cuts, ix->cutcap * sizeof *ix->cuts);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == '/')
-			(*cut)[k++] = i;
-	(*cut)[k++] = n;
+			ix->cuts[k++] = i;
+	ix->cuts[k++] = n;
+	*cut = ix->cuts;
 	return k;
 }
 
@@ -369,7 +392,7 @@ static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
-		char *base = filter_base(r->filters[f], &k);
+		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base) {
 			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
 			continue;
@@ -385,11 +408,10 @@ static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 		size_t sn = strlen(k.suffix);
 		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
 			  k.suffix, sn, e);
-		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		const size_t *cut;
+		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
 		for (size_t i = 0; i < ncut; i++)
 			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
-		free(cut);
-		free(base);
 	}
 }
 
@@ -425,11 +447,10 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 		if (r->filters[f]->kind != SB_F_SUBPATH)
 			continue;
 		path_key k;
-		char *base = filter_base(r->filters[f], &k);
+		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base)
 			continue;
 		region_set(ix, base, k.suffix, e, f);
-		free(base);
 		if (!k.param || k.suffix[0])
 			continue;
 		bool seen = false;
@@ -473,7 +494,7 @@ static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_
 		return first_get(ix, 'F', op, a, NULL, NULL, 0);
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
-		char *base = filter_base(r->filters[f], &k);
+		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base)
 			return first_get(ix, 'F', op, a, NULL, NULL, 0);
 		/* a filter on another base may overlap */
@@ -483,15 +504,14 @@ static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_
 		else if (o->base[1])
 			best = min_found(best, o->e[1]);
 		/* subpaths at or above, literals at, and (for a subpath) anything below */
-		size_t *cut, ncut = prefix_cuts(k.suffix, &cut);
+		const size_t *cut;
+		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
 		for (size_t i = 0; i < ncut; i++)
 			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
-		free(cut);
 		size_t sn = strlen(k.suffix);
 		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
 		if (r->filters[f]->kind == SB_F_SUBPATH)
 			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
-		free(base);
 	}
 	return best;
 }
@@ -540,7 +560,7 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	bool related = false;
 	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
 		if (c->ix.seen_op[eo] &&
-		    ((sb_op)eo == op || op_is_ancestor(eo, op) || op_is_ancestor(op, eo)))
+		    ((sb_op)eo == op || c->ix.anc[eo][op] || c->ix.anc[op][eo]))
 			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
@@ -553,7 +573,7 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	child_op found[SB_OP__COUNT];
 	size_t nfound = 0;
 	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
-		if (!c->ix.seen_op[eo] || !op_is_ancestor(op, eo))
+		if (!c->ix.seen_op[eo] || !c->ix.anc[op][eo])
 			continue;
 		if (!c->ix.child_op[eo])
 			abort();   /* make_robust is only for the ops of access_ops */
@@ -596,10 +616,9 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 {
 	path_key k = key_of(s);
 	size_t len;
-	char *base = key_base(k.param);
+	const char *base = key_base(ix, k.param);
 	const char *key = index_key(ix, base[0], SB_OP_DEFAULT, SB_ALLOW, base + 1, k.suffix,
 				    strlen(k.suffix), &len);
-	free(base);
 	void **v = sb_strmap_slot(seen, key, len, true);
 	if (*v) {
 		sb_str_free(s);
@@ -704,15 +723,14 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 			continue;
 		if (!is_list_param(t.param)) {
 			/* same base: regions strictly above the target */
-			char *base = key_base(t.param);
-			size_t *cut, ncut = prefix_cuts(t.suffix, &cut);
+			const char *base = key_base(&c->ix, t.param);
+			const size_t *cut;
+			size_t ncut = prefix_cuts(&c->ix, t.suffix, &cut);
 			for (size_t i = 0; i + 1 < ncut; i++) {
 				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
 				if (at)
 					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
 			}
-			free(cut);
-			free(base);
 		}
 		if (t.param && t.param->kind != SB_PARAM_ANCESTORS &&
 		    (!t.suffix[0] || !is_list_param(t.param)))
@@ -861,10 +879,12 @@ static void gate_presets(lower_ctx *c)
 static void note_gate(lower_ctx *c, const char *preset)
 {
 	size_t n = c->prof->nrules;
-	const char **g = xrealloc(c->gate, (n ? n : 1) * sizeof *g);
+	if (n > c->gatecap || !c->gate) {
+		c->gatecap = n > 2 * c->gatecap ? n : 2 * c->gatecap;
+		c->gate = xrealloc(c->gate, (c->gatecap ? c->gatecap : 1) * sizeof *c->gate);
+	}
 	for (size_t e = c->ngate; e < n; e++)
-		g[e] = preset;
-	c->gate = g;
+		c->gate[e] = preset;
 	c->ngate = n;
 }
 

@@ -3,13 +3,11 @@
  * rules, filters and strings that sbc explain and sbc diff show (format of
  * both in emit_sbpl.h).  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <stdio_ext.h>
-#endif
 #include <sys/stat.h>
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
@@ -21,12 +19,66 @@
  * control characters are escaped and nothing is refused.  */
 typedef enum { W_PROFILE, W_LINE } wmode;
 
+/* The text goes into one growing buffer with plain appends: a profile of
+ * a large policy is millions of short tokens, and a stdio stream per token
+ * was a seventh of a compile (bench/analysis.md, section 1).  */
 typedef struct {
-	FILE *out;
+	char *buf;
+	size_t len, cap;
 	sb_diag *d;
 	bool failed;
 	wmode mode;
 } emitter;
+
+static void out_room(emitter *e, size_t n)
+{
+	if (e->cap - e->len > n)
+		return;
+	size_t cap = e->cap ? e->cap : 256;
+	while (cap - e->len <= n)
+		cap *= 2;
+	e->buf = xrealloc(e->buf, cap);
+	e->cap = cap;
+}
+
+static void out_n(emitter *e, const char *s, size_t n)
+{
+	out_room(e, n);
+	memcpy(e->buf + e->len, s, n);
+	e->len += n;
+}
+
+static void out_c(emitter *e, char c)
+{
+	out_room(e, 1);
+	e->buf[e->len++] = c;
+}
+
+static void out_s(emitter *e, const char *s)
+{
+	out_n(e, s, strlen(s));
+}
+
+static void out_f(emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_f(emitter *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *t = xvasprintf(fmt, ap);
+	va_end(ap);
+	out_s(e, t);
+	free(t);
+}
+
+/* The text, NUL-terminated (an empty buffer is "").  */
+static char *out_finish(emitter *e, size_t *len)
+{
+	out_room(e, 0);
+	e->buf[e->len] = '\0';
+	if (len)
+		*len = e->len;
+	return e->buf;
+}
 
 static void refuse(emitter *e, const sb_loc *loc, const char *what)
 {
@@ -38,42 +90,50 @@ static void refuse(emitter *e, const sb_loc *loc, const char *what)
 
 /* A string literal with every control byte escaped for reading back
  * (backslash-n, backslash-x01): nothing can end the line.  */
-static void line_quoted(FILE *f, const char *s)
+static void line_quoted(emitter *f, const char *s)
 {
-	fputc('"', f);
+	out_c(f, '"');
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch == '\\' || ch == '"')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
+		if (ch == '\\' || ch == '"') {
+			out_c(f, '\\');
+			out_c(f, (char)ch);
+		} else if (ch == '\n')
+			out_s(f, "\\n");
 		else if (ch == '\t')
-			fputs("\\t", f);
+			out_s(f, "\\t");
 		else if (ch == '\r')
-			fputs("\\r", f);
+			out_s(f, "\\r");
 		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
+			out_f(f, "\\x%02x", ch);
 		else
-			fputc(ch, f);
+			out_c(f, (char)ch);
 	}
-	fputc('"', f);
+	out_c(f, '"');
 }
 
 static void emit_quoted(emitter *e, const char *s, const sb_loc *loc)
 {
 	if (e->mode == W_LINE) {
-		line_quoted(e->out, s);
+		line_quoted(e, s);
 		return;
 	}
-	char *esc = sb_sbpl_escape(s);
-	if (!esc) {
+	/* as sb_sbpl_escape (compiler/common/path.c), straight into the text */
+	if (sb_path_bad_char(s) >= 0) {
 		refuse(e, loc, "a string");
 		return;
 	}
-	fputc('"', e->out);
-	fputs(esc, e->out);
-	fputc('"', e->out);
-	free(esc);
+	out_c(e, '"');
+	for (;;) {
+		size_t run = strcspn(s, "\\\"");
+		out_n(e, s, run);
+		s += run;
+		if (!*s)
+			break;
+		out_c(e, '\\');
+		out_c(e, *s++);
+	}
+	out_c(e, '"');
 }
 
 /* regex: the string is a regex argument in a LINE rendering, written as
@@ -83,25 +143,25 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc, bool regex)
 	switch (s->kind) {
 	case SB_STR_LIT:
 		if (regex && !strchr(s->text, '"') && !strpbrk(s->text, "\n\r"))
-			fprintf(e->out, "#\"%s\"", s->text);
+			out_f(e, "#\"%s\"", s->text);
 		else
 			emit_quoted(e, s->text, loc);
 		break;
 	case SB_STR_PARAM: {
 		char *spelling = sb_param_spelling(&s->param);
-		fputs("(param ", e->out);
+		out_s(e, "(param ");
 		emit_quoted(e, spelling, loc);
-		fputc(')', e->out);
+		out_c(e, ')');
 		free(spelling);
 		break;
 	}
 	case SB_STR_APPEND:
-		fputs("(string-append", e->out);
+		out_s(e, "(string-append");
 		for (size_t i = 0; i < s->nparts; i++) {
-			fputc(' ', e->out);
+			out_c(e, ' ');
 			emit_str(e, s->parts[i], loc, regex);
 		}
-		fputc(')', e->out);
+		out_c(e, ')');
 		break;
 	}
 }
@@ -119,17 +179,17 @@ static void emit_filter(emitter *e, const sb_filter *f)
 	case SB_F_LITERAL:
 	case SB_F_SUBPATH:
 	case SB_F_PREFIX:
-		fputc('(', e->out);
-		fputs(path_kinds[f->kind], e->out);
-		fputc(' ', e->out);
+		out_c(e, '(');
+		out_s(e, path_kinds[f->kind]);
+		out_c(e, ' ');
 		emit_str(e, f->arg, &f->loc, false);
-		fputc(')', e->out);
+		out_c(e, ')');
 		break;
 	case SB_F_REGEX: {
 		if (e->mode == W_LINE) {
-			fputs("(regex ", e->out);
+			out_s(e, "(regex ");
 			emit_str(e, f->arg, &f->loc, true);
-			fputc(')', e->out);
+			out_c(e, ')');
 			break;
 		}
 		/* #"..." has no escape for '"'; refuse rather than guess */
@@ -137,41 +197,40 @@ static void emit_filter(emitter *e, const sb_filter *f)
 		if (!v || strchr(v, '"') || sb_path_bad_char(v) >= 0) {
 			refuse(e, &f->loc, "a regex");
 		} else {
-			fputs("(regex #\"", e->out);
-			fputs(v, e->out);
-			fputs("\")", e->out);
+			out_s(e, "(regex #\"");
+			out_s(e, v);
+			out_s(e, "\")");
 		}
 		free(v);
 		break;
 	}
 	case SB_F_VNODE_TYPE:
-		fputs("(vnode-type", e->out);
+		out_s(e, "(vnode-type");
 		for (unsigned b = 0; b < SB_VNODE__COUNT; b++)
-			if (f->vnode_mask & (1u << b))
-			{
-				fputc(' ', e->out);
-				fputs(sb_vnode_name(b), e->out);
+			if (f->vnode_mask & (1u << b)) {
+				out_c(e, ' ');
+				out_s(e, sb_vnode_name(b));
 			}
-		fputc(')', e->out);
+		out_c(e, ')');
 		break;
 	case SB_F_REQUIRE_ALL:
 	case SB_F_REQUIRE_ANY:
 	case SB_F_REQUIRE_NOT:
-		fputc('(', e->out);
-		fputs(logic_kinds[f->kind], e->out);
+		out_c(e, '(');
+		out_s(e, logic_kinds[f->kind]);
 		for (size_t i = 0; i < f->nkids; i++) {
-			fputc(' ', e->out);
+			out_c(e, ' ');
 			emit_filter(e, f->kids[i]);
 		}
-		fputc(')', e->out);
+		out_c(e, ')');
 		break;
 	case SB_F_OPAQUE:
 		if (e->mode == W_LINE)
-			fputs(f->opaque ? f->opaque : "(?)", e->out);
+			out_s(e, f->opaque ? f->opaque : "(?)");
 		else if (!f->opaque || sb_path_bad_char(f->opaque) >= 0)
 			refuse(e, &f->loc, "a filter");
 		else
-			fputs(f->opaque, e->out);
+			out_s(e, f->opaque);
 		break;
 	}
 }
@@ -185,10 +244,10 @@ static void emit_comment_text(emitter *e, const char *text)
 		size_t n = 0;
 		while (s[n] && s[n] >= 0x20 && s[n] != 0x7f)
 			n++;
-		fwrite(s, 1, n, e->out);
+		out_n(e, (const char *)s, n);
 		s += n;
 		if (*s) {
-			fputc('?', e->out);
+			out_c(e, '?');
 			s++;
 		}
 	}
@@ -196,9 +255,9 @@ static void emit_comment_text(emitter *e, const char *text)
 
 static void emit_comment(emitter *e, const char *text)
 {
-	fputs("; ", e->out);
+	out_s(e, "; ");
 	emit_comment_text(e, text);
-	fputc('\n', e->out);
+	out_c(e, '\n');
 }
 
 static const char *op_spelling(const sb_rule *r, size_t i)
@@ -210,16 +269,20 @@ static const char *op_spelling(const sb_rule *r, size_t i)
 /* LINE: "(allow OP... FILTER... MODIFIER...)" without origin comments.  */
 static void emit_rule_line(emitter *e, const sb_rule *r)
 {
-	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
-	for (size_t i = 0; i < r->nops; i++)
-		fprintf(e->out, " %s", op_spelling(r, i));
+	out_s(e, r->action == SB_ALLOW ? "(allow" : "(deny");
+	for (size_t i = 0; i < r->nops; i++) {
+		out_c(e, ' ');
+		out_s(e, op_spelling(r, i));
+	}
 	for (size_t i = 0; i < r->nfilters; i++) {
-		fputc(' ', e->out);
+		out_c(e, ' ');
 		emit_filter(e, r->filters[i]);
 	}
-	for (size_t i = 0; i < r->nmodifiers; i++)
-		fprintf(e->out, " %s", r->modifiers[i]);
-	fputc(')', e->out);
+	for (size_t i = 0; i < r->nmodifiers; i++) {
+		out_c(e, ' ');
+		out_s(e, r->modifiers[i]);
+	}
+	out_c(e, ')');
 }
 
 static void emit_rule(emitter *e, const sb_rule *r)
@@ -233,46 +296,46 @@ static void emit_rule(emitter *e, const sb_rule *r)
 		do
 			*--q = (char)('0' + line % 10);
 		while (line /= 10);
-		fputs("; ", e->out);
+		out_s(e, "; ");
 		emit_comment_text(e, r->src_file);
-		fputc(':', e->out);
+		out_c(e, ':');
 		if (sl < 0)
-			fputc('-', e->out);
-		fwrite(q, 1, (size_t)(num + sizeof num - q), e->out);
-		fputc('\n', e->out);
+			out_c(e, '-');
+		out_n(e, (const char *)q, (size_t)(num + sizeof num - q));
+		out_c(e, '\n');
 	}
 	if (r->note)
 		emit_comment(e, r->note);
-	fputs(r->action == SB_ALLOW ? "(allow" : "(deny", e->out);
+	out_s(e, r->action == SB_ALLOW ? "(allow" : "(deny");
 	for (size_t i = 0; i < r->nops; i++) {
 		const char *name = op_spelling(r, i);
 		if (!name || sb_path_bad_char(name) >= 0 || strpbrk(name, " ()\";")) {
 			refuse(e, &r->loc, "an operation name");
 			return;
 		}
-		fputc(' ', e->out);
-		fputs(name, e->out);
+		out_c(e, ' ');
+		out_s(e, name);
 	}
 	for (size_t i = 0; i < r->nmodifiers; i++) {
 		if (sb_path_bad_char(r->modifiers[i]) >= 0) {
 			refuse(e, &r->loc, "a modifier");
 			return;
 		}
-		fputc(' ', e->out);
-		fputs(r->modifiers[i], e->out);
+		out_c(e, ' ');
+		out_s(e, r->modifiers[i]);
 	}
 	if (r->nfilters == 1) {
-		fputc(' ', e->out);
+		out_c(e, ' ');
 		emit_filter(e, r->filters[0]);
-		fputs(")\n", e->out);
+		out_s(e, ")\n");
 	} else if (r->nfilters > 1) {
 		for (size_t i = 0; i < r->nfilters; i++) {
-			fputs("\n    ", e->out);
+			out_s(e, "\n    ");
 			emit_filter(e, r->filters[i]);
 		}
-		fputs("\n)\n", e->out);
+		out_s(e, "\n)\n");
 	} else {
-		fputs(")\n", e->out);
+		out_s(e, ")\n");
 	}
 }
 
@@ -282,73 +345,64 @@ static void emit_rule(emitter *e, const sb_rule *r)
 static void emit_egress(emitter *e, const sb_egress *eg)
 {
 	emit_comment(e, "egress by host name, decided by the launcher's proxy (docs/egress.md)");
-	fputs("(define " SB_EGRESS_DEFINE " (list\n", e->out);
+	out_s(e, "(define " SB_EGRESS_DEFINE " (list\n");
 	for (size_t i = 0; i < eg->n; i++) {
 		const sb_egress_rule *r = &eg->v[i];
-		fputs("    (list ", e->out);
+		out_s(e, "    (list ");
 		if (r->all) {
-			fprintf(e->out, "\"network\" \"%s\"", r->allow ? "on" : "off");
+			out_f(e, "\"network\" \"%s\"", r->allow ? "on" : "off");
 		} else {
 			char *t = sb_host_pat_text(&r->pat);
-			fputs(r->allow ? "\"allow\" " : "\"deny\" ", e->out);
+			out_s(e, r->allow ? "\"allow\" " : "\"deny\" ");
 			emit_quoted(e, t, NULL);
 			free(t);
 		}
-		fputc(' ', e->out);
+		out_c(e, ' ');
 		emit_quoted(e, r->origin ? r->origin : "", NULL);
-		fputs(")\n", e->out);
+		out_s(e, ")\n");
 	}
-	fputs("))\n", e->out);
+	out_s(e, "))\n");
 }
 
 char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	emitter e = {.out = xopen_memstream(&buf, &size), .d = d};
-#ifdef __GLIBC__
-	/* the stream is private to this call: no locking per character */
-	__fsetlocking(e.out, FSETLOCKING_BYCALLER);
-#endif
+	emitter e = {.d = d};
 	if (p->launch_params.n)
-		fputs(";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n", e.out);
+		out_s(&e, ";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n");
 	for (size_t i = 0; i < p->launch_params.n; i++) {
 		const sb_binding *b = &p->launch_params.v[i];
-		fprintf(e.out, ";;   -D %s=", b->name);
+		out_f(&e, ";;   -D %s=", b->name);
 		emit_comment_text(&e, b->nvalues ? b->values[0] : "");
-		fputc('\n', e.out);
+		out_c(&e, '\n');
 	}
 	if (p->source_policy) {
-		fputs("; " SB_SBPL_SOURCE_PREFIX, e.out);
+		out_s(&e, "; " SB_SBPL_SOURCE_PREFIX);
 		emit_comment_text(&e, p->source_policy);
-		fputs(SB_SBPL_SOURCE_SUFFIX "\n", e.out);
+		out_s(&e, SB_SBPL_SOURCE_SUFFIX "\n");
 	}
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
-	fprintf(e.out, "(version %d)\n", p->version ? p->version : 1);
+	out_f(&e, "(version %d)\n", p->version ? p->version : 1);
 	for (size_t i = 0; i < p->nimports; i++) {
-		fputs("(import ", e.out);
+		out_s(&e, "(import ");
 		emit_quoted(&e, p->imports[i], NULL);
-		fputs(")\n", e.out);
+		out_s(&e, ")\n");
 	}
 	for (size_t i = 0; i < p->nunmodelled; i++) {
 		if (sb_path_bad_char(p->unmodelled[i].text) >= 0)
 			refuse(&e, &p->unmodelled[i].loc, "a form");
 		else
-			fprintf(e.out, "%s\n", p->unmodelled[i].text);
+			out_f(&e, "%s\n", p->unmodelled[i].text);
 	}
 	for (size_t i = 0; i < p->nrules && !e.failed; i++)
 		emit_rule(&e, p->rules[i]);
 	if (p->egress.n && !e.failed)
 		emit_egress(&e, &p->egress);
-	fclose(e.out);
 	if (e.failed) {
-		free(buf);
+		free(e.buf);
 		return NULL;
 	}
-	if (len)
-		*len = size;
-	return buf;
+	return out_finish(&e, len);
 }
 
 /* ---- one-line renderings (LINE mode) ---- */
@@ -357,9 +411,7 @@ typedef enum { R_STR, R_FILTER, R_RULE } rendering;
 
 static char *render_line(rendering what, const void *x)
 {
-	char *out = NULL;
-	size_t len = 0;
-	emitter e = {.out = xopen_memstream(&out, &len), .mode = W_LINE};
+	emitter e = {.mode = W_LINE};
 	switch (what) {
 	case R_STR:
 		emit_str(&e, x, NULL, false);
@@ -371,8 +423,7 @@ static char *render_line(rendering what, const void *x)
 		emit_rule_line(&e, x);
 		break;
 	}
-	fclose(e.out);
-	return out;
+	return out_finish(&e, NULL);
 }
 
 char *sb_sbpl_str_text(const sb_str *s) { return render_line(R_STR, s); }

@@ -2,7 +2,6 @@
 #include "runtime/cli/run.h"
 
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
 #include "runtime/common/tools.h"
+#include "runtime/common/userdb.h"
 
 /* The presets and the environment they add, as comment lines of the
  * printed forms (--print-profile, --print-launch).  */
@@ -576,9 +576,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       "layer stacks on the existing one and can only narrow it", m);
 	}
 	/* 3-6. home, workspace, temp dir, extras */
-	struct passwd *pw = getpwuid(getuid());
-	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
-			   .platform = plat };
+	char *pw_home = sb_user_home(getuid(), sb_env_get(cfg->envp, "HOME"));
+	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw_home, .platform = plat };
 	sb_prep prep;
 	if (!rc) {
 		sb_settings_warn_unknown(cfg->envp, d);
@@ -675,6 +674,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (prof)
 		sb_profile_free(prof);
 	sb_prep_clear(&prep);
+	free(pw_home);
 	free(sandbox_exec);
 	free(cmd);
 	return rc;

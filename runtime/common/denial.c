@@ -44,7 +44,7 @@ struct sb_tracer {
 };
 
 static const char *const words[SB_ACC__COUNT] = {
-	"read", "list", "write", "create", "delete", "exec", "network", "connect",
+	"read", "list", "write", "create", "delete", "exec", "network", "connect", "truncate",
 };
 
 const char *sb_access_word(sb_access a)
@@ -235,7 +235,8 @@ static bool is_read(sb_access a)
 
 static bool is_write(sb_access a)
 {
-	return a == SB_ACC_WRITE || a == SB_ACC_CREATE || a == SB_ACC_DELETE;
+	return a == SB_ACC_WRITE || a == SB_ACC_CREATE || a == SB_ACC_DELETE ||
+	       a == SB_ACC_TRUNCATE;
 }
 
 char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
@@ -291,6 +292,7 @@ static sb_op op_of(sb_access a)
 	case SB_ACC_LIST:
 		return SB_OP_FILE_READ_DATA;
 	case SB_ACC_WRITE:
+	case SB_ACC_TRUNCATE:
 		return SB_OP_FILE_WRITE_DATA;
 	case SB_ACC_CREATE:
 		return SB_OP_FILE_WRITE_CREATE;
@@ -440,6 +442,8 @@ static void classify(sb_tracer *t, entry *e, const char *origin)
 		classify_connect(t, e);
 		return;
 	}
+	if (e->platform_only && e->detail)
+		return;   /* refused whatever the policy says: no rule decided */
 	if (e->access == SB_ACC_NETWORK) {
 		r = t->cfg.bound ? network_rule(t->cfg.bound) : NULL;
 	} else if (t->ev) {
@@ -485,7 +489,12 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 	if (e->access == SB_ACC_CONNECT)
 		fprintf(f, ":%d", e->port);
 	fputs(" \xe2\x80\x94 ", f);   /* an em dash */
-	if (e->platform_only) {
+	if (e->platform_only && e->detail) {
+		/* refused whatever the policy says (the backend says why) */
+		fputs("refused on this kernel: ", f);
+		put_text(f, e->detail);
+		fputs("; no variable allows it", f);
+	} else if (e->platform_only) {
 		fputs("the profile allows this, but the Linux plan is narrower here "
 		      "(sbrun --plan shows which rule it could not express); no variable allows it", f);
 	} else {
@@ -523,6 +532,9 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 	if (e->access == SB_ACC_CONNECT) {
 		fprintf(f, ",\"port\":%d,\"reason\":", e->port);
 		put_json_or_null(f, e->detail);
+	} else if (e->detail) {
+		fputs(",\"reason\":", f);
+		put_json(f, e->detail);
 	}
 	fputs(",\"policy\":", f);
 	if (e->src_file) {
@@ -643,6 +655,8 @@ void sb_tracer_summary(sb_tracer *t, int status)
 			put_text(f, e->path);
 			if (e->src_file)
 				fprintf(f, " (%s:%d)", e->src_file, e->src_line);
+			else if (e->platform_only && e->detail)
+				fputs(" (refused on this kernel)", f);
 			fputc('\n', f);
 		}
 		if (t->n > 20)
@@ -902,10 +916,16 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i]->platform_only) {
 			if (!plat++)
-				fputs("\n# Denied by the Linux plan where the profile allows it: no policy "
-				      "statement changes these (see sbrun --plan):\n", f);
+				fputs("\n# Denied by the Linux plan where the profile allows it, or on this "
+				      "kernel whatever it says: no policy statement changes these (see "
+				      "sbrun --plan):\n", f);
 			fprintf(f, "#   %s ", sb_access_word(t->v[i]->access));
 			put_text(f, t->v[i]->path);
+			if (t->v[i]->detail) {
+				fputs(" (", f);
+				put_text(f, t->v[i]->detail);
+				fputc(')', f);
+			}
 			fputc('\n', f);
 		}
 	if (t->counts.suppressed > 0 && t->n >= t->cfg.max_distinct)

@@ -27,6 +27,8 @@ typedef enum {
 	SB_ACC_EXEC,       /* execute a file */
 	SB_ACC_NETWORK,    /* open a socket the profile denies (path: its family) */
 	SB_ACC_CONNECT,    /* a request the egress proxy refused (path: the host) */
+	SB_ACC_TRUNCATE,   /* truncate a file, refused on this kernel whatever the
+			    * policy says (Linux below Landlock ABI 3) */
 	SB_ACC__COUNT
 } sb_access;
 

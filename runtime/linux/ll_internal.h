@@ -251,7 +251,14 @@ int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);
  * lost below the ABI that adds it (sbrun --doctor and --plan).  */
 void sb_ll_abi_report(FILE *out, int abi, const char *prefix);
 /* seccomp_trunc.c: below Landlock ABI 3, refuse truncate(2), O_TRUNC on an
- * open not for writing, and openat2 (ENOSYS).  Returns 0 or -1 with errno. */
-int sb_seccomp_install_truncate_guard(void);
+ * open not for writing, and openat2 (ENOSYS).  `traced`: truncate(2) and
+ * the O_TRUNC opens are refused by the trace supervisor instead, which
+ * reports them.  Returns 0 or -1 with errno.  */
+int sb_seccomp_install_truncate_guard(bool traced);
+/* Is the guard installed at this ABI (0: no sandbox)?  */
+bool sb_seccomp_truncate_guard_needed(const sb_ll_abi_info *ai);
+/* Does the guard refuse an open with these flags (O_TRUNC, not opened for
+ * writing)?  The one rule for the filter and the trace supervisor.  */
+bool sb_seccomp_trunc_refused(uint64_t open_flags);
 
 #endif

@@ -18,6 +18,12 @@
  *    openat (glibc's open() never uses openat2).
  *  - io_uring (IORING_OP_OPENAT) is already refused: io_uring_setup, in
  *    seccomp.c.
+ * Traced (sbrun --trace), truncate(2) and the O_TRUNC opens are left to the
+ * trace filter, which sends every one of them to the supervisor: it answers
+ * EPERM on the same flags and reports the refusal (trace_notify.c).  This
+ * filter's own EPERM would win over the notification (seccomp returns the
+ * strictest action), so the refusal would go unreported.  If the
+ * supervisor dies the calls fail with ENOSYS: still refused.
  * Only the low 32 bits of a flags argument are compared: the kernel reads
  * flags as an int (the CVE-2019-10063 lesson, as for ioctl in seccomp.c).  */
 #include "runtime/linux/ll_internal.h"
@@ -51,28 +57,33 @@
 
 /* The program, built into `f` (at least 32 slots); returns its length.
  * Layout: arch check; a dispatch on nr that jumps to "check flags in
- * argument k" for each open-like call; one flags check per argument index. */
-static unsigned short build(struct sock_filter *f)
+ * argument k" for each open-like call; one flags check per argument index.
+ * `traced`: truncate, open and openat are the trace filter's (above).  */
+static unsigned short build(struct sock_filter *f, bool traced)
 {
 	unsigned short n = 0;
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TG_AUDIT_ARCH, 1, 0);
 	f[n++] = TG_RET(SECCOMP_RET_KILL_PROCESS);
 	f[n++] = TG_LD_NR;
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_truncate, 0, 1);
-	f[n++] = TG_ERRNO(EPERM);
+	if (!traced) {
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_truncate, 0, 1);
+		f[n++] = TG_ERRNO(EPERM);
+	}
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1);
 	f[n++] = TG_ERRNO(ENOSYS);
 	/* dispatch: flags in argument 1 (open), 2 (openat, open_by_handle_at) */
-	unsigned short j1, j2a, j2b;
+	unsigned short j1 = 0, j2a = 0, j2b;
 #ifdef __NR_open
-	j1 = n;
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 0);
-#else
-	j1 = 0;
+	if (!traced) {
+		j1 = n;
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 0);
+	}
 #endif
-	j2a = n;
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 0);
+	if (!traced) {
+		j2a = n;
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 0);
+	}
 	j2b = n;
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open_by_handle_at, 0, 0);
 	f[n++] = TG_RET(SECCOMP_RET_ALLOW);
@@ -92,12 +103,31 @@ static unsigned short build(struct sock_filter *f)
 	/* patch the dispatch jumps (jt is relative to the next instruction) */
 	if (j1)
 		f[j1].jt = (unsigned char)(chk[0] - j1 - 1);
-	f[j2a].jt = (unsigned char)(chk[1] - j2a - 1);
+	if (j2a)
+		f[j2a].jt = (unsigned char)(chk[1] - j2a - 1);
 	f[j2b].jt = (unsigned char)(chk[1] - j2b - 1);
 	return n;
 }
 
-int sb_seccomp_install_truncate_guard(void)
+bool sb_seccomp_truncate_guard_needed(const sb_ll_abi_info *ai)
+{
+#ifdef SB_TEST_HOOKS
+	/* the negative control: show the hole the guard closes */
+	int e;
+	if (sb_ll_test_should_fail("no_truncate_guard", &e))
+		return false;
+#endif
+	return ai->abi > 0 && !(ai->fs_mask & SB_LL_TRUNCATE);
+}
+
+bool sb_seccomp_trunc_refused(uint64_t open_flags)
+{
+	unsigned lo = (unsigned)open_flags;   /* the kernel reads an int */
+	unsigned acc = lo & O_ACCMODE;
+	return (lo & O_TRUNC) && acc != O_WRONLY && acc != O_RDWR;
+}
+
+int sb_seccomp_install_truncate_guard(bool traced)
 {
 #ifdef SB_TEST_HOOKS
 	int e;
@@ -107,7 +137,7 @@ int sb_seccomp_install_truncate_guard(void)
 	}
 #endif
 	struct sock_filter f[32];
-	struct sock_fprog prog = { .len = build(f), .filter = f };
+	struct sock_fprog prog = { .len = build(f, traced), .filter = f };
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
 		return -1;
 	return 0;

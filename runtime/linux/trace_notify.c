@@ -105,7 +105,7 @@ enum { NCALLS = sizeof calls / sizeof *calls };
 
 static int install_filter(bool deny_unix, bool deny_net)
 {
-	struct sock_filter f[8 + 2 * NCALLS];
+	struct sock_filter f[8 + 6 * NCALLS];
 	size_t n = 0;
 	f[n++] = (struct sock_filter)LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TN_ARCH, 1, 0);
@@ -115,6 +115,21 @@ static int install_filter(bool deny_unix, bool deny_net)
 	for (size_t i = 0; i < NCALLS; i++) {
 		if (calls[i].k == K_SOCKET)
 			continue;
+		if (calls[i].k == K_OPEN) {
+			/* An O_PATH open is checked by no LSM hook, so Landlock
+			 * never denies it (classify_open skips it too): not sent,
+			 * unless O_TRUNC is set as well (the truncation guard's
+			 * rule looks at the flags alone).  Every path out of this
+			 * block returns, so A may hold the flags.  */
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      (unsigned)calls[i].nr, 0, 5);
+			f[n++] = (struct sock_filter)ARG_LO(calls[i].flags);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_PATH, 0, 2);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TRUNC, 1, 0);
+			f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
+			f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+			continue;
+		}
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      (unsigned)calls[i].nr, 0, 1);
 		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
@@ -170,6 +185,7 @@ typedef struct grant {
 struct sb_trace_notifier {
 	int fd;
 	uint64_t handled;
+	bool trunc_guard;         /* truncate(2), O_TRUNC read opens: EPERM */
 	sb_tracer *t;
 	sb_strmap *grants;        /* path -> grant (owned, in `gv`) */
 	grant *gv;
@@ -180,11 +196,12 @@ struct sb_trace_notifier {
 };
 
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
-					 uint64_t handled, sb_tracer *t)
+					 uint64_t handled, bool trunc_guard, sb_tracer *t)
 {
 	sb_trace_notifier *n = xcalloc(1, sizeof *n);
 	n->fd = listener;
 	n->handled = handled;
+	n->trunc_guard = trunc_guard;
 	n->t = t;
 	n->grants = sb_strmap_new();
 	const sb_ll_rules *r = sb_ll_plan_rules(plan);
@@ -202,9 +219,10 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 	}
 	/* Kernel 6.6+: switch to the supervisor and back on the same CPU, so a
 	 * notification costs two context switches, not two wake-ups that wait
-	 * for a free CPU (older kernels: EINVAL, ignored).  */
-	uint64_t sync = SB_NOTIF_FD_SYNC_WAKE_UP;
-	(void)ioctl(listener, SB_IOCTL_NOTIF_SET_FLAGS, &sync);
+	 * for a free CPU (older kernels: EINVAL, ignored).  The flags are the
+	 * ioctl's argument itself, not a pointer to them: a pointer is refused
+	 * with EINVAL, which left this off until suite-trace checked it.  */
+	(void)ioctl(listener, SB_IOCTL_NOTIF_SET_FLAGS, (unsigned long)SB_NOTIF_FD_SYNC_WAKE_UP);
 	struct seccomp_notif_sizes sz = { 0 };
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0) {
 		sz.seccomp_notif = sizeof(struct seccomp_notif);
@@ -543,6 +561,30 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 	free(p);
 }
 
+/* A call the truncation guard refused (seccomp_trunc.c): refused on this
+ * kernel whatever the policy says.  */
+static void deny_guarded(ctx *c, const arg_path *a)
+{
+	bool exists;
+	struct stat st;
+	char *p = a->ok ? resolve(a, true, &exists, &st) : NULL;
+	if (!p && a->ok)
+		p = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
+	if (!p)
+		return;
+	if (!c->comm[0])
+		read_comm(c->pid, c->comm, sizeof c->comm);
+	sb_denial d = { .access = SB_ACC_TRUNCATE, .path = p, .pid = (int)c->pid,
+			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys,
+			.platform_only = true,
+			.detail = "below Landlock ABI 3 truncate(2) and O_TRUNC on an open not for "
+				  "writing are refused on every path (docs/linux.md, \"Truncation "
+				  "below ABI 3\"); ftruncate(2) or an open for writing works where "
+				  "writing is allowed" };
+	sb_tracer_denied(c->n->t, &d);
+	free(p);
+}
+
 static const char *family_name(int fam)
 {
 	switch (fam) {
@@ -608,9 +650,21 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 				readable = false;
 		}
 	}
-	respond(n, n->req->id, 0);
+	/* The truncation guard's rule, on the flags the kernel will use (a
+	 * register, not the caller's memory): refused here, not continued.  */
+	bool guarded = k && n->trunc_guard &&
+		       (k->k == K_TRUNCATE ||
+			(k->k == K_OPEN && sb_seccomp_trunc_refused(d->args[k->flags])));
+	respond(n, n->req->id, guarded ? EPERM : 0);
 	if (!k)
 		return 0;
+	if (guarded) {
+		ctx c = { .n = n, .pid = pid, .sys = k->name };
+		if (!a->ok && !a->empty)
+			sb_tracer_lost(n->t, 1);
+		deny_guarded(&c, a);
+		return 0;
+	}
 	/* an empty path (a descriptor) is not an event; an unreadable one is */
 	bool lost = !readable || (k->path >= 0 && !a->ok && !a->empty) ||
 		    (k->path2 >= 0 && !b->ok && !b->empty);

@@ -2,9 +2,10 @@
  * a seccomp user-notification filter on the path-taking system calls, whose
  * listener the supervisor (the sbrun parent, outside the sandbox) serves.
  * Every notification is answered "continue": the kernel decides, the
- * supervisor only observes (socket() calls the profile denies are the one
- * exception: they are answered EPERM, the answer the launch filter gives
- * when tracing is off).  The supervisor reads the path from the caller's
+ * supervisor only observes.  Two exceptions, each answered EPERM, the
+ * answer the launch filters give when tracing is off: socket() calls the
+ * profile denies, and below Landlock ABI 3 what the truncation guard
+ * refuses (truncate(2), O_TRUNC on an open not for writing).  The supervisor reads the path from the caller's
  * memory, resolves it as the kernel will, and asks the Landlock plan
  * whether the access is granted; a refused one goes to the tracer
  * (runtime/common/denial.h), which names the policy line.
@@ -35,9 +36,12 @@ int sb_trace_recv_listener(int sock);
 typedef struct sb_trace_notifier sb_trace_notifier;
 
 /* `handled`: the Landlock rights the effective ABI handles (the others are
- * never refused); 0 when running without Landlock.  Borrows all.  */
+ * never refused); 0 when running without Landlock.  `trunc_guard`: the
+ * child's truncation guard left truncate(2) and the O_TRUNC opens to this
+ * supervisor (seccomp_trunc.c), which answers them EPERM and reports them.
+ * Borrows all.  */
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
-					 uint64_t handled, sb_tracer *t);
+					 uint64_t handled, bool trunc_guard, sb_tracer *t);
 void sb_trace_notifier_free(sb_trace_notifier *n);
 /* Serve one notification.  -1 when the listener has hung up (every
  * filtered process is gone).  */

@@ -59,11 +59,16 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			 int (*exit_status_of)(int), sb_diag *d)
 {
 	uint64_t handled = 0;
+	bool trunc_guard = false;
 	sb_ll_probe pr;
 	sb_ll_probe_kernel(&pr);
 	int min_abi = o->min_abi > 0 ? o->min_abi : SB_LL_MIN_ABI_DEFAULT;
-	if (pr.kernel_abi > 0 && pr.eff_abi >= min_abi)
-		handled = sb_ll_abi_info_for(pr.eff_abi).fs_mask;
+	if (pr.kernel_abi > 0 && pr.eff_abi >= min_abi) {
+		/* the same ABI and guard decision as the child's (linux_exec.c) */
+		sb_ll_abi_info ai = sb_ll_abi_info_for(pr.eff_abi);
+		handled = ai.fs_mask;
+		trunc_guard = sb_seccomp_truncate_guard_needed(&ai);
+	}
 	int sv[2], ev[2] = { -1, -1 };
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    (o->egress && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, ev) < 0)) {
@@ -103,7 +108,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	int listener = sb_trace_recv_listener(sv[0]);
 	close(sv[0]);
 	sb_trace_notifier *n =
-		listener >= 0 ? sb_trace_notifier_new(listener, plan, handled, t) : NULL;
+		listener >= 0 ? sb_trace_notifier_new(listener, plan, handled, trunc_guard, t) : NULL;
 	int wstatus = 0;
 	bool done = false;
 	while (!done) {

@@ -5,7 +5,10 @@
 #include <criterion/new/assert.h>
 #include <string.h>
 
+#include <fcntl.h>
+
 #include "runtime/linux/landlock_sys.h"
+#include "runtime/linux/ll_internal.h"
 
 Test(ll_sys, fs_mask_per_abi)
 {
@@ -57,4 +60,22 @@ Test(ll_sys, losses_name_the_truncation_hole)
 	cr_assert_not_null(strstr(sb_ll_abi_losses(2), "truncat"));
 	cr_assert(eq(str, (char *)sb_ll_abi_losses(9), ""));
 }
+/* The truncation guard's one rule, shared by its filter and the trace
+ * supervisor: O_TRUNC on an open not for writing; only the low 32 bits.  */
+Test(ll_sys, truncation_guard_rule)
+{
+	cr_assert(sb_seccomp_trunc_refused(O_RDONLY | O_TRUNC));
+	cr_assert(sb_seccomp_trunc_refused(O_ACCMODE | O_TRUNC));   /* mode 3 */
+	cr_assert(sb_seccomp_trunc_refused(O_RDONLY | O_TRUNC | O_CREAT | O_CLOEXEC));
+	cr_assert(not(sb_seccomp_trunc_refused(O_WRONLY | O_TRUNC)));
+	cr_assert(not(sb_seccomp_trunc_refused(O_RDWR | O_TRUNC | O_CREAT)));
+	cr_assert(not(sb_seccomp_trunc_refused(O_RDONLY)));
+	cr_assert(not(sb_seccomp_trunc_refused(O_RDONLY | ((uint64_t)O_TRUNC << 32))));
+	cr_assert(sb_seccomp_trunc_refused(O_RDONLY | O_TRUNC | (1ULL << 32)));
+	sb_ll_abi_info a2 = sb_ll_abi_info_for(2), a3 = sb_ll_abi_info_for(3), a0 = sb_ll_abi_info_for(0);
+	cr_assert(sb_seccomp_truncate_guard_needed(&a2));
+	cr_assert(not(sb_seccomp_truncate_guard_needed(&a3)));
+	cr_assert(not(sb_seccomp_truncate_guard_needed(&a0)));
+}
+
 #endif /* __linux__ */
