@@ -182,7 +182,8 @@ static void take_kids(reader *r, sx_node *list, size_t base)
 {
 	list->nkids = r->nstack - base;
 	list->kids = arena_alloc(r->doc, (list->nkids ? list->nkids : 1) * sizeof *list->kids);
-	memcpy(list->kids, r->stack + base, list->nkids * sizeof *list->kids);
+	if (list->nkids)   /* no stack yet before the first kid: memcpy(NULL) is undefined */
+		memcpy(list->kids, r->stack + base, list->nkids * sizeof *list->kids);
 	r->nstack = base;
 }
 
