@@ -502,6 +502,30 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	return rc;
 }
 
+/* The terminals on the standard descriptors, each once: the planner
+ * gives one outside /dev/pts (a console) /dev/tty's rights
+ * (sb_linux_opts.terminals).  */
+typedef struct std_terminals {
+	char name[3][64];
+	const char *v[3];
+	size_t n;
+} std_terminals;
+
+static void find_std_terminals(std_terminals *t)
+{
+	t->n = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		char *slot = t->name[t->n];
+		if (!isatty(fd) || ttyname_r(fd, slot, sizeof t->name[0]) != 0)
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < t->n; i++)
+			seen = seen || strcmp(t->v[i], slot) == 0;
+		if (!seen)
+			t->v[t->n++] = slot;
+	}
+}
+
 static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 {
 	sb_platform plat = pick_platform(cfg->envp);
@@ -604,9 +628,12 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		if (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)
 			rc = sb_tools_prepare_cache(&prep.tools, prep.home, d);
 	}
+	std_terminals terms;
+	find_std_terminals(&terms);
 	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .uid = getuid(),
 			     .xdg_runtime_dir = sb_env_get(cfg->envp, "XDG_RUNTIME_DIR"),
+			     .terminals = terms.v, .nterminals = terms.n,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,

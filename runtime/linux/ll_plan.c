@@ -730,40 +730,68 @@ static const device devices[] = {
 	{ "/dev/shm", R_READ | R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER, true },
 };
 
+/* A terminal of the launch outside the device table: a character device
+ * directly in /dev (a console; /dev/pts is a rule of its own).  */
+bool sb_ll_extra_terminal(const char *path)
+{
+	if (strncmp(path, "/dev/", 5) != 0 || strchr(path + 5, '/') || path[5] == '\0' ||
+	    path[5] == '.')
+		return false;
+	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++)
+		if (strcmp(devices[i].path, path) == 0)
+			return false;
+	return true;
+}
+
+static void add_device(planner *pl, const device *dv, const char *label)
+{
+	int fd = open(dv->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode) ||
+	    (strcmp(label, "terminal") == 0 && !S_ISCHR(st.st_mode))) {
+		/* e.g. /dev/ptmx -> pts/ptmx: the /dev/pts rule covers it */
+		close(fd);
+		return;
+	}
+	bool is_dir = S_ISDIR(st.st_mode);
+	uint64_t all, any;
+	pl->no_forced = true;
+	classify_points(pl, dv->path, is_dir, &all, &any);
+	pl->no_forced = false;
+	uint64_t rights = dv->rights & all;
+	if (dv->rights & SB_LL_IOCTL_DEV) {
+		sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
+		if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
+			rights |= SB_LL_IOCTL_DEV;
+	}
+	if (!is_dir)
+		rights &= SB_LL_FILE_RIGHTS;
+	if (!rights) {
+		close(fd);
+		return;
+	}
+	sb_ll_rules_add(&pl->plan->r, dv->path, fd, rights, is_dir, label);
+}
+
 static void add_devices(planner *pl, const sb_linux_opts *o)
 {
-	sb_ll_plan *plan = pl->plan;
 	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
-		const device *dv = &devices[i];
-		if (dv->opt_in && !o->allow_shm)
+		if (devices[i].opt_in && !o->allow_shm)
 			continue;
-		int fd = open(dv->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
+		add_device(pl, &devices[i], "device");
+	}
+	for (size_t i = 0; i < o->nterminals; i++) {
+		if (!sb_ll_extra_terminal(o->terminals[i]))
 			continue;
-		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
-			/* e.g. /dev/ptmx -> pts/ptmx: the /dev/pts rule covers it */
-			close(fd);
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen = seen || strcmp(o->terminals[j], o->terminals[i]) == 0;
+		if (seen)
 			continue;
-		}
-		bool is_dir = S_ISDIR(st.st_mode);
-		uint64_t all, any;
-		pl->no_forced = true;
-		classify_points(pl, dv->path, is_dir, &all, &any);
-		pl->no_forced = false;
-		uint64_t rights = dv->rights & all;
-		if (dv->rights & SB_LL_IOCTL_DEV) {
-			sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
-			if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
-				rights |= SB_LL_IOCTL_DEV;
-		}
-		if (!is_dir)
-			rights &= SB_LL_FILE_RIGHTS;
-		if (!rights) {
-			close(fd);
-			continue;
-		}
-		sb_ll_rules_add(&plan->r, dv->path, fd, rights, is_dir, "device");
+		device tty = { o->terminals[i], SB_LL_READ_FILE | SB_LL_WRITE_FILE | SB_LL_IOCTL_DEV, false };
+		add_device(pl, &tty, "terminal");
 	}
 }
 
@@ -956,6 +984,7 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 		.missing = cb_missing, .src = cb_src, .cand = pl->cand, .ncand = pl->ncand,
 		.forced = fp, .forced_mask = fm, .forced_why = fw, .forced_masked = fmasked,
 		.nforced = pl->nforced, .allow_shm = o->allow_shm,
+		.terminals = o->terminals, .nterminals = o->nterminals,
 	};
 	sb_ll_masks_plan(plan, &in);
 	int rc = 0;
