@@ -830,6 +830,24 @@ section_proxy() {
 			sed "s/^/$mode /" "$T/proxy.out" >> "$R/proxy.txt"
 		done
 	done
+	# CPU per byte: one connection, 3 downloads of $mib MiB per mode; the
+	# tree's user+system time (sbrun, its proxy, the client: bash's `time`
+	# counts the reaped tree), the client's own, the server children's
+	local cpu_mode
+	TIMEFORMAT='%3U %3S'
+	for cpu_mode in direct proxy; do
+		[ $ok = 1 ] || break
+		prof=$PROFILE; [ $cpu_mode = proxy ] && prof=$T/proxy.sb
+		: > "$T/proxy.port.cpu"
+		{ time "$SBRUN" "$prof" "$pb" client $cpu_mode "$port" 1 $((mib * 1024 * 1024)) 3 \
+			> "$T/proxy.out" 2> "$T/proxy.err"; } 2> "$T/proxy.time" || { ok=0; mode=$cpu_mode; break; }
+		sleep 0.1   # the last server child appends its figure as it exits
+		printf '%s tree_ms %s\n' $cpu_mode "$(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$T/proxy.time")" >> "$R/proxy.txt"
+		printf '%s client_ms %s\n' $cpu_mode "$(awk '$1 == "cpu_ms" { print $2 }' "$T/proxy.out")" >> "$R/proxy.txt"
+		printf '%s server_ms %s\n' $cpu_mode "$(awk '{ s += $2 } END { printf "%.0f", s }' "$T/proxy.port.cpu")" >> "$R/proxy.txt"
+		printf '%s cpu_mib_s %s\n' $cpu_mode "$(awk '$1 == "mib_s" { print $2 }' "$T/proxy.out")" >> "$R/proxy.txt"
+	done
+	unset TIMEFORMAT
 	kill "$spid" 2> /dev/null; wait "$spid" 2> /dev/null
 	if [ $ok != 1 ]; then
 		na "proxy" "the $mode run failed: $(grep -v warning "$T/proxy.err" | head -1 | cut -c1-100)"; md ""; return
@@ -846,12 +864,48 @@ section_proxy() {
 	row "set-up, 90th percentile µs" "$d90" "$p90" "+$(calc %.3f "($p90 - $d90) / 1000") ms" "none"
 	local tr; tr=$(calc %.3f "$pt / $dt")
 	row "throughput, MiB/s" "$dt" "$pt" "$tr" "$(verdict "$tr" '>' 0.90 '')"
+	# CPU seconds per GiB moved (the CPU run: 3 x $mib MiB): every process,
+	# and the proxy's own share (the proxy tree less its client, less what
+	# sbrun alone costs in the direct tree)
+	val() { awk -v m="$1" -v f="$2" '$1 == m && $2 == f { print $3 }' "$R/proxy.txt" | tail -1; }
+	local gib dtot ptot pproxy
+	gib=$(calc %.6f "3 * $mib / 1024")
+	dtot=$(calc %.3f "($(val direct tree_ms) + $(val direct server_ms)) / 1000 / $gib")
+	ptot=$(calc %.3f "($(val proxy tree_ms) + $(val proxy server_ms)) / 1000 / $gib")
+	pproxy=$(calc %.3f "(($(val proxy tree_ms) - $(val proxy client_ms)) - ($(val direct tree_ms) - $(val direct client_ms))) / 1000 / $gib")
+	row "CPU s per GiB, client + server + proxy" "$dtot" "$ptot" "$(calc %.2fx "$ptot / $dtot")" "none"
+	row "CPU s per GiB, the proxy process alone" "0" "$pproxy" "" "none"
+	row "CPU ratio, direct CPU/GiB over the proxy's (the throughput ratio where the CPUs alone limit)" "" "" "$(calc %.3f "$dtot / $ptot")" "none"
+	# the same over a link limited to 1 Gbit/s each way (a veth pair, tc
+	# tbf, in network namespaces of its own): the network is the limit
+	local lrounds=$([ "$quick" = 1 ] && echo 1 || echo 3) lmib=$([ "$quick" = 1 ] && echo 16 || echo 64)
+	if [ "$(id -u)" = 0 ] && /usr/bin/unshare -n /bin/true 2> /dev/null; then
+		/usr/bin/unshare -n "$ROOT_DIR/bench/proxy_link.sh" "$B" "$POLICY" "$PROFILE" "$T" 1gbit 50 "$lmib" "$lrounds" \
+			> "$R/proxy-link.txt" 2> "$T/proxy-link.err"
+		if grep -q '^error' "$R/proxy-link.txt" || ! grep -q '^proxy mib_s' "$R/proxy-link.txt"; then
+			na "1 Gbit/s link" "$(grep -m1 '^error' "$R/proxy-link.txt" || head -1 "$T/proxy-link.err")"
+		else
+			lmed() { awk -v m="$1" -v f="$2" -v c="$3" '$1 == m && $2 == f { print $c }' "$R/proxy-link.txt" | sort -g |
+				awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+			local lds lps ldt lpt
+			lds=$(lmed direct setup_us 3); lps=$(lmed proxy setup_us 3)
+			ldt=$(lmed direct mib_s 3); lpt=$(lmed proxy mib_s 3)
+			row "1 Gbit/s link: set-up, median µs" "$lds" "$lps" "+$(calc %.3f "($lps - $lds) / 1000") ms" "none"
+			row "1 Gbit/s link: throughput, MiB/s" "$ldt" "$lpt" "$(calc %.3f "$lpt / $ldt")" "none"
+		fi
+	else
+		na "1 Gbit/s link" "needs root and network namespaces (unshare -n)"
+	fi
 	md ""
 	md "Per round: \`$(realpath --relative-to="$ROOT_DIR" "$R" 2> /dev/null || echo "$R")/proxy.txt\`. The proxy splices (splice(2) through a pipe, up to"
 	md "1 MiB a call), so no byte is copied through its memory; a relayed byte still crosses loopback TCP twice (server to"
 	md "proxy, proxy to client) against once, so where the CPUs are the limit (loopback on $(nproc) cores), the proxy's"
-	md "throughput is bounded by about half of direct plus what a second core overlaps. Across the network the link is the"
-	md "limit and the proxy's extra loopback hop costs CPU, not throughput."
+	md "throughput is bounded by the CPU row's ratio, and less on a loaded host. Across a network the link is the"
+	md "limit and the proxy's extra loopback hop costs CPU, not throughput (the 1 Gbit/s rows). CPU rows: one connection, 3 downloads of $mib MiB per"
+	md "mode, user+system time of the sbrun tree (bash \`time\`), the client's own (\`getrusage\`) and the server's download"
+	md "children's; the CPU ratio row is direct's CPU per GiB over the proxy's. The 1 Gbit/s rows: \`bench/proxy_link.sh\`, the"
+	md "server in a network namespace of its own behind a veth pair shaped with \`tc tbf\` to 1 Gbit/s each way, $lrounds"
+	md "round(s) of 50 set-ups and 3 downloads of $lmib MiB (\`$(realpath --relative-to="$ROOT_DIR" "$R" 2> /dev/null || echo "$R")/proxy-link.txt\`)."
 	md ""
 }
 

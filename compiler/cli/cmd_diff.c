@@ -117,7 +117,7 @@ static void collect_text(const sb_profile *p, text_set *s)
 				for (size_t j = 0; j < r->nfilters; j++)
 					sb_rule_add_filter(reduced, sb_filter_clone(r->filters[j]));
 			}
-			sb_rule_add_op(reduced, SB_OP_OTHER, r->op_names[k]);
+			sb_rule_add_op(reduced, SB_OP_OTHER, r->op_names ? r->op_names[k] : NULL);
 		}
 		if (reduced) {
 			text_add(s, sb_sbpl_rule_text(reduced), r->action == SB_ALLOW ? TX_ALLOW : TX_DENY, &r->loc);
@@ -617,13 +617,19 @@ int sb_cmd_diff(int argc, char **argv)
 	 * modelled rules decide, and the forms themselves as text below.  */
 	sb_eval *ia = sb_eval_new(ba, SB_EVAL_IGNORE_UNMODELLED);
 	sb_eval *ib = sb_eval_new(bb, SB_EVAL_IGNORE_UNMODELLED);
-	for (size_t i = 0; i < probes.n; i++)
+	/* per probe: every operation at once, for each vnode type */
+	sb_decision (*dec_a)[SB_OP__COUNT] = xcalloc(nvnodes, sizeof *dec_a);
+	sb_decision (*dec_b)[SB_OP__COUNT] = xcalloc(nvnodes, sizeof *dec_b);
+	for (size_t i = 0; i < probes.n; i++) {
+		for (size_t v = 0; v < nvnodes; v++) {
+			sb_eval_decide_every_op(ia, probes.paths[i], vnodes[v], dec_a[v]);
+			sb_eval_decide_every_op(ib, probes.paths[i], vnodes[v], dec_b[v]);
+		}
 		for (int op = SB_OP_FILE_ALL; op < SB_OP_OTHER; op++) {
 			/* With vnode filters, a probe changes when any type changes;
 			 * the first changing type is reported. */
 			for (size_t v = 0; v < nvnodes; v++) {
-				sb_decision da = sb_eval_decide_indexed(ia, (sb_op)op, probes.paths[i], vnodes[v]);
-				sb_decision db = sb_eval_decide_indexed(ib, (sb_op)op, probes.paths[i], vnodes[v]);
+				const sb_decision da = dec_a[v][op], db = dec_b[v][op];
 				if (da.kind == db.kind)
 					continue;
 				add_change(&ch, (change){ (sb_op)op, i, da.kind, db.kind, da.rule, db.rule });
@@ -634,6 +640,9 @@ int sb_cmd_diff(int argc, char **argv)
 				break;
 			}
 		}
+	}
+	free(dec_a);
+	free(dec_b);
 	if (ch.n)
 		qsort(ch.v, ch.n, sizeof *ch.v, change_cmp);
 	sb_eval_free(ia);

@@ -705,6 +705,21 @@ sb_decision sb_eval_decide_indexed(sb_eval *ix, sb_op op, const char *path, unsi
 	return *memo_get(ix, (unsigned)slot, vnode, op);
 }
 
+void sb_eval_decide_every_op(sb_eval *ix, const char *path, unsigned vnode,
+			     sb_decision out[SB_OP__COUNT])
+{
+	int slot = memo_slot(vnode);
+	if (!path || path[0] != '/' || slot < 0) {
+		for (int op = 0; op < SB_OP_OTHER; op++)
+			out[op] = decide(ix, true, (sb_op)op, path, vnode, true);
+		return;
+	}
+	if (!ix->memo_path || strcmp(ix->memo_path, path) != 0)
+		memo_reset(ix, path);
+	for (int op = 0; op < SB_OP_OTHER; op++)
+		out[op] = *memo_get(ix, (unsigned)slot, vnode, (sb_op)op);
+}
+
 int sb_op_from_convenience(const char *name)
 {
 	static const struct { const char *name; sb_op op; } conv[] = {

@@ -59,6 +59,10 @@ sb_decision sb_eval_decide_node(sb_eval *ev, sb_op op, const char *path, unsigne
  * last path's candidates and decisions, so ask about one path for many
  * operations in a row.  */
 sb_decision sb_eval_decide_indexed(sb_eval *ev, sb_op op, const char *path, unsigned vnode);
+/* sb_eval_decide_indexed for every modelled operation of one path:
+ * out[op] for each op below SB_OP_OTHER.  */
+void sb_eval_decide_every_op(sb_eval *ev, const char *path, unsigned vnode,
+			     sb_decision out[SB_OP__COUNT]);
 
 /* Convenience names -> operation, -1 for other names: read and list ->
  * file-read-data (list: on a directory), write -> file-write-data, stat ->

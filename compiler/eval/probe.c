@@ -5,12 +5,23 @@
 #include <string.h>
 
 #include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* Takes `path`.  Probes are made ~9 per filter of two large profiles:
  * the array grows geometrically and the joins are not formatted.  */
 static void push_owned(sb_probes *ps, char *path)
 {
+	/* two profiles name mostly the same paths: keep each once, so the
+	 * sort sees half as many */
+	if (!ps->seen)
+		ps->seen = sb_strmap_new();
+	void **v = sb_strmap_slot(ps->seen, path, strlen(path), true);
+	if (*v) {
+		free(path);
+		return;
+	}
+	*v = path;
 	if (ps->n == ps->cap) {
 		ps->cap = ps->cap ? 2 * ps->cap : 64;
 		ps->paths = xrealloc(ps->paths, ps->cap * sizeof *ps->paths);
@@ -155,6 +166,8 @@ static int cmp(const void *a, const void *b)
 
 void sb_probes_finish(sb_probes *ps)
 {
+	sb_strmap_free(ps->seen);
+	ps->seen = NULL;
 	if (!ps->n)
 		return;
 	qsort(ps->paths, ps->n, sizeof *ps->paths, cmp);
@@ -173,6 +186,8 @@ void sb_probes_clear(sb_probes *ps)
 	for (size_t i = 0; i < ps->n; i++)
 		free(ps->paths[i]);
 	free(ps->paths);
+	sb_strmap_free(ps->seen);
 	ps->paths = NULL;
+	ps->seen = NULL;
 	ps->n = ps->cap = 0;
 }

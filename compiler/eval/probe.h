@@ -14,8 +14,9 @@
 #include "compiler/ir/ir.h"
 
 typedef struct sb_probes {
-	char **paths;        /* sorted, unique after sb_probes_finish */
+	char **paths;        /* unique; sorted after sb_probes_finish */
 	size_t n, cap;
+	struct sb_strmap *seen; /* the paths so far, until sb_probes_finish */
 	unsigned vnode_masks; /* union of every vnode-type mask seen */
 } sb_probes;
 

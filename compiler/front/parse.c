@@ -683,5 +683,10 @@ sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d
 		sbx_policy_free(p);
 		return NULL;
 	}
+	/* the array doubled while parsing; the AST lives through the checks
+	 * and the lowering, when a compile's memory peaks: give back the
+	 * unused part (a quarter of it on average, 4 MB at 10^5 statements) */
+	if (p->nstmts && sh.cap > p->nstmts)
+		p->stmts = xrealloc(p->stmts, p->nstmts * sizeof *p->stmts);
 	return p;
 }

@@ -213,7 +213,22 @@ void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling)
 {
 	size_t n = r->nops;
 	PUSH(r->ops, n, op);
-	/* NULL: the operation's own name (op_spelling in emit_sbpl.c) */
+	/* op_names[i] NULL: the operation's own name (op_spelling in
+	 * emit_sbpl.c); no array at all until a rule names one by another
+	 * spelling (most rules of a compiled policy never do) */
+	if (!spelling && !r->op_names) {
+		r->nops++;
+		return;
+	}
+	if (!r->op_names) {
+		/* the capacity PUSH assumes for r->nops + 1 entries */
+		size_t cap = 1;
+		while (cap < r->nops + 1)
+			cap *= 2;
+		r->op_names = xcalloc(cap, sizeof *r->op_names);
+		r->op_names[r->nops++] = xstrdup(spelling);
+		return;
+	}
 	PUSH(r->op_names, r->nops, spelling ? xstrdup(spelling) : NULL);
 }
 
@@ -224,7 +239,7 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 {
 	sb_rule *c = sb_rule_new(r->action, r->loc);
 	for (size_t i = 0; i < r->nops; i++)
-		sb_rule_add_op(c, r->ops[i], r->op_names[i]);
+		sb_rule_add_op(c, r->ops[i], r->op_names ? r->op_names[i] : NULL);
 	for (size_t i = 0; i < r->nfilters; i++)
 		sb_rule_add_filter(c, sb_filter_clone(r->filters[i]));
 	for (size_t i = 0; i < r->nmodifiers; i++)
@@ -241,7 +256,7 @@ void sb_rule_free(sb_rule *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nops; i++)
+	for (size_t i = 0; r->op_names && i < r->nops; i++)
 		free(r->op_names[i]);
 	free(r->ops);
 	free(r->op_names);
@@ -618,7 +633,7 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 		const sb_rule *r = p->rules[i];
 		sb_rule *nr = sb_rule_new(r->action, r->loc);
 		for (size_t j = 0; j < r->nops; j++)
-			sb_rule_add_op(nr, r->ops[j], r->op_names[j]);
+			sb_rule_add_op(nr, r->ops[j], r->op_names ? r->op_names[j] : NULL);
 		for (size_t j = 0; j < r->nmodifiers; j++)
 			sb_rule_add_modifier(nr, r->modifiers[j]);
 		nr->src_file = r->src_file;

@@ -200,7 +200,8 @@ typedef enum { SB_ALLOW, SB_DENY } sb_action;
 typedef struct sb_rule {
 	sb_action action;
 	sb_op *ops;                  /* >= 1 */
-	char **op_names;             /* spelling as written (for SB_OP_OTHER); NULL: sb_op_name */
+	char **op_names;             /* spelling as written (for SB_OP_OTHER); NULL (the array
+					or an entry): sb_op_name */
 	size_t nops;
 	sb_filter **filters;         /* ORed; 0 = unfiltered */
 	size_t nfilters;

@@ -3,6 +3,7 @@
 #include "compiler/common/xalloc.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -19,7 +20,47 @@ typedef struct reader {
 	int errors;
 	int depth;
 	sx_doc *doc;
+	struct sx_node **stack;   /* kids of the lists being read (read_list) */
+	size_t nstack, capstack;
 } reader;
+
+/* The doc's nodes live in blocks freed at once with it: a profile is read
+ * at every launch, and one allocation and one free per node were a third
+ * of the reading (bench/analysis.md, launch).  */
+typedef struct sx_block {
+	struct sx_block *next;
+	size_t used, cap;
+	max_align_t data[];
+} sx_block;
+
+struct sx_arena {
+	sx_block *head;
+};
+
+static void *arena_alloc(sx_doc *doc, size_t n)
+{
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	sx_block *b = doc->arena->head;
+	if (!b || b->used + n > b->cap) {
+		size_t cap = n > 16384 ? n : 16384;
+		b = xmalloc(sizeof *b + cap);
+		b->cap = cap;
+		b->used = 0;
+		b->next = doc->arena->head;
+		doc->arena->head = b;
+	}
+	void *p = (unsigned char *)b->data + b->used;
+	b->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+static char *arena_strndup(sx_doc *doc, const char *s, size_t n)
+{
+	char *p = arena_alloc(doc, n + 1);
+	memcpy(p, s, n);
+	return p;
+}
 
 static int peek_at(const reader *r, size_t ahead)
 {
@@ -113,11 +154,10 @@ static void skip_space(reader *r)
 
 static sx_node *node_new(sx_kind kind, const reader *r, sb_loc start, size_t start_pos)
 {
-	sx_node *n = xcalloc(1, sizeof *n);
+	sx_node *n = arena_alloc(r->doc, sizeof *n);
 	n->kind = kind;
 	n->start = start_pos;
 	n->loc = start;
-	(void)r;
 	return n;
 }
 
@@ -128,22 +168,23 @@ static void node_finish(sx_node *n, const reader *r)
 	n->loc.end_col = r->col;
 }
 
-static void node_add(sx_node *list, sx_node *kid)
+static void push_kid(reader *r, sx_node *kid)
 {
-	sx_node **v = xrealloc(list->kids, (list->nkids + 1) * sizeof *v);
-	list->kids = v;
-	v[list->nkids++] = kid;
+	if (r->nstack == r->capstack) {
+		r->capstack = r->capstack ? 2 * r->capstack : 64;
+		r->stack = xrealloc(r->stack, r->capstack * sizeof *r->stack);
+	}
+	r->stack[r->nstack++] = kid;
 }
 
-static void node_free(sx_node *n)
+/* The kids pushed since `base` become the list's, in the arena.  */
+static void take_kids(reader *r, sx_node *list, size_t base)
 {
-	if (!n)
-		return;
-	for (size_t i = 0; i < n->nkids; i++)
-		node_free(n->kids[i]);
-	free(n->kids);
-	free(n->text);
-	free(n);
+	list->nkids = r->nstack - base;
+	list->kids = arena_alloc(r->doc, (list->nkids ? list->nkids : 1) * sizeof *list->kids);
+	if (list->nkids)   /* no stack yet before the first kid: memcpy(NULL) is undefined */
+		memcpy(list->kids, r->stack + base, list->nkids * sizeof *list->kids);
+	r->nstack = base;
 }
 
 /* A growable byte buffer for string bodies.  */
@@ -268,8 +309,9 @@ static sx_node *read_string(reader *r, bool raw, sb_loc start, size_t start_pos)
 		advance(r);
 	}
 	sx_node *n = node_new(SX_STRING, r, start, start_pos);
-	n->text = b.p;
+	n->text = arena_strndup(r->doc, b.p, b.n);
 	n->len = b.n;
+	free(b.p);
 	n->raw = raw;
 	node_finish(n, r);
 	if (n->len > SX_STRING_LIMIT) {
@@ -311,12 +353,13 @@ static bool parse_number(const char *s, int radix, long long *out)
 	return true;
 }
 
+/* In the doc's arena: most atoms become a node's text as they are.  */
 static char *read_atom_text(reader *r)
 {
 	size_t from = r->pos;
 	while (!is_delim(peek(r)))
 		advance(r);
-	return xstrndup(r->s + from, r->pos - from);
+	return arena_strndup(r->doc, r->s + from, r->pos - from);
 }
 
 static sx_node *read_form(reader *r);
@@ -328,10 +371,12 @@ static sx_node *make_quote(reader *r, const char *name, sb_loc start, size_t sta
 		return NULL;
 	sx_node *n = node_new(SX_LIST, r, start, start_pos);
 	sx_node *sym = node_new(SX_SYMBOL, r, start, start_pos);
-	sym->text = xstrdup(name);
+	sym->text = arena_strndup(r->doc, name, strlen(name));
 	node_finish(sym, r);
-	node_add(n, sym);
-	node_add(n, q);
+	n->kids = arena_alloc(r->doc, 2 * sizeof *n->kids);
+	n->kids[0] = sym;
+	n->kids[1] = q;
+	n->nkids = 2;
 	node_finish(n, r);
 	return n;
 }
@@ -360,12 +405,12 @@ static sx_node *read_hash(reader *r, sb_loc start, size_t start_pos)
 		   parse_number(word + 1, word[0] == 'o' ? 8 : word[0] == 'x' ? 16 : word[0] == 'b' ? 2 : 10, &v)) {
 		n = node_new(SX_NUMBER, r, start, start_pos);
 		n->num = v;
-		n->text = xmalloc(strlen(word) + 2);
+		n->text = arena_alloc(r->doc, strlen(word) + 2);
 		sprintf(n->text, "#%s", word);
 	} else if (word[0] == '\\') {
 		/* A character literal: kept as an opaque symbol. */
 		n = node_new(SX_SYMBOL, r, start, start_pos);
-		n->text = xmalloc(strlen(word) + 2);
+		n->text = arena_alloc(r->doc, strlen(word) + 2);
 		sprintf(n->text, "#%s", word);
 	} else {
 		bool cpp = false;
@@ -378,10 +423,8 @@ static sx_node *read_hash(reader *r, sb_loc start, size_t start_pos)
 			error_at(r, start, "unsupported '#' syntax%s", NULL);
 		else
 			error_at(r, start, "unsupported '#%s' syntax", word);
-		free(word);
 		return NULL;
 	}
-	free(word);
 	node_finish(n, r);
 	return n;
 }
@@ -394,12 +437,13 @@ static sx_node *read_list(reader *r, sb_loc start, size_t start_pos)
 	}
 	advance(r); /* '(' */
 	sx_node *n = node_new(SX_LIST, r, start, start_pos);
+	size_t base = r->nstack;
 	for (;;) {
 		skip_space(r);
 		int c = peek(r);
 		if (c < 0) {
 			error_at(r, start, "unterminated list: '(' without a matching ')'%s", NULL);
-			node_free(n);
+			r->nstack = base;
 			return NULL;
 		}
 		if (c == ')') {
@@ -408,11 +452,12 @@ static sx_node *read_list(reader *r, sb_loc start, size_t start_pos)
 		}
 		sx_node *kid = read_form(r);
 		if (!kid) {
-			node_free(n);
+			r->nstack = base;
 			return NULL;
 		}
-		node_add(n, kid);
+		push_kid(r, kid);
 	}
+	take_kids(r, n, base);
 	r->depth--;
 	node_finish(n, r);
 	return n;
@@ -520,6 +565,7 @@ static void strip_cxx_raw_string(char *s, size_t len)
 sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 {
 	sx_doc *doc = xcalloc(1, sizeof *doc);
+	doc->arena = xcalloc(1, sizeof *doc->arena);
 	doc->file = sb_diag_intern(d, file);
 	doc->text = xmalloc(len + 1);
 	memcpy(doc->text, text, len);
@@ -528,7 +574,7 @@ sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 	strip_cxx_raw_string(doc->text, len);
 	sb_diag_add_source(d, doc->file, text, len);
 
-	reader r = { doc->text, len, 0, 1, 1, doc->file, d, 0, 0, doc };
+	reader r = { doc->text, len, 0, 1, 1, doc->file, d, 0, 0, doc, NULL, 0, 0 };
 	for (;;) {
 		skip_space(&r);
 		if (peek(&r) < 0)
@@ -540,6 +586,7 @@ sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 		doc->forms = v;
 		v[doc->nforms++] = n;
 	}
+	free(r.stack);
 	if (r.errors) {
 		sx_doc_free(doc);
 		return NULL;
@@ -551,8 +598,11 @@ void sx_doc_free(sx_doc *doc)
 {
 	if (!doc)
 		return;
-	for (size_t i = 0; i < doc->nforms; i++)
-		node_free(doc->forms[i]);
+	for (sx_block *b = doc->arena ? doc->arena->head : NULL, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(doc->arena);
 	free(doc->forms);
 	for (size_t i = 0; i < doc->ncomments; i++)
 		free(doc->comments[i].text);

@@ -2,7 +2,6 @@
 #include "runtime/cli/run.h"
 
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "runtime/cli/selftest.h"
 #include "compiler/common/xalloc.h"
 #include "runtime/common/tools.h"
+#include "runtime/common/userdb.h"
 
 /* The presets and the environment they add, as comment lines of the
  * printed forms (--print-profile, --print-launch).  */
@@ -502,6 +502,30 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	return rc;
 }
 
+/* The terminals on the standard descriptors, each once: the planner
+ * gives one outside /dev/pts (a console) /dev/tty's rights
+ * (sb_linux_opts.terminals).  */
+typedef struct std_terminals {
+	char name[3][64];
+	const char *v[3];
+	size_t n;
+} std_terminals;
+
+static void find_std_terminals(std_terminals *t)
+{
+	t->n = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		char *slot = t->name[t->n];
+		if (!isatty(fd) || ttyname_r(fd, slot, sizeof t->name[0]) != 0)
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < t->n; i++)
+			seen = seen || strcmp(t->v[i], slot) == 0;
+		if (!seen)
+			t->v[t->n++] = slot;
+	}
+}
+
 static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 {
 	sb_platform plat = pick_platform(cfg->envp);
@@ -552,9 +576,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				       "layer stacks on the existing one and can only narrow it", m);
 	}
 	/* 3-6. home, workspace, temp dir, extras */
-	struct passwd *pw = getpwuid(getuid());
-	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
-			   .platform = plat };
+	char *pw_home = sb_user_home(getuid(), sb_env_get(cfg->envp, "HOME"));
+	sb_prep_in pin = { .envp = cfg->envp, .cwd = cwd, .pw_home = pw_home, .platform = plat };
 	sb_prep prep;
 	if (!rc) {
 		sb_settings_warn_unknown(cfg->envp, d);
@@ -605,9 +628,12 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		if (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)
 			rc = sb_tools_prepare_cache(&prep.tools, prep.home, d);
 	}
+	std_terminals terms;
+	find_std_terminals(&terms);
 	sb_linux_opts lo = { .home = prep.home, .min_abi = cfg->min_abi > 0 ? cfg->min_abi : SB_LL_MIN_ABI_DEFAULT,
 			     .uid = getuid(),
 			     .xdg_runtime_dir = sb_env_get(cfg->envp, "XDG_RUNTIME_DIR"),
+			     .terminals = terms.v, .nterminals = terms.n,
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
@@ -648,6 +674,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 	if (prof)
 		sb_profile_free(prof);
 	sb_prep_clear(&prep);
+	free(pw_home);
 	free(sandbox_exec);
 	free(cmd);
 	return rc;

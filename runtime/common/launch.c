@@ -430,7 +430,7 @@ int sb_launch_warn_missing(const sb_profile *prof, const sb_bindings *binds, sb_
 			/* bind this one filter alone: a list gives one filter per entry */
 			sb_profile *one = sb_profile_new();
 			sb_rule *c = sb_rule_new(r->action, r->loc);
-			sb_rule_add_op(c, r->ops[0], r->op_names[0]);
+			sb_rule_add_op(c, r->ops[0], r->op_names ? r->op_names[0] : NULL);
 			sb_rule_add_filter(c, sb_filter_clone(f));
 			sb_profile_add_rule(one, c);
 			sb_profile *b = sb_profile_bind(one, binds, NULL, NULL);

@@ -30,6 +30,13 @@ typedef struct sb_linux_opts {
 	 * environment (runtime/common/env.h).  */
 	uid_t uid;
 	const char *xdg_runtime_dir;
+	/* The terminals on the launch's standard descriptors (ttyname of 0, 1,
+	 * 2; filled by the launcher): one on a console outside /dev/pts (a
+	 * virtual or serial console, /dev/console in a VM) gets /dev/tty's
+	 * rights, so a tool that reopens its terminal by name (libuv, node)
+	 * works there as in a pty.  */
+	const char *const *terminals;
+	size_t nterminals;
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;

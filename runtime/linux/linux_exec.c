@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,20 @@ static bool root_listable(const sb_ll_plan *plan)
 	return false;
 }
 
+/* Can the ruleset's enforcement be shown by a signal?  Under the signal
+ * scope (ABI 6) a signal to a process outside the domain fails with EPERM,
+ * and signal 0 sends nothing.  Only for init, which always exists, when
+ * this process is not init itself and, as real and effective uid 0, may
+ * signal it without any capability (drop_caps runs before the check): the
+ * signal succeeds now, so a refusal afterwards is the domain's doing.  */
+static bool scope_checkable(const sb_ll_abi_info *ai)
+{
+	if (!(ai->scoped_mask & SB_LL_SCOPE_SIGNAL) || getpid() == 1 || getuid() != 0 ||
+	    geteuid() != 0)
+		return false;
+	return kill(1, 0) == 0;
+}
+
 /* The private mount namespace and its masks (namespaces.c, masks.c).  */
 static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 {
@@ -274,9 +289,17 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	 * egress step made one already, in which this process is privileged) */
 	if (sandbox && plan->masks.n && (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
 		return rc;
-	if (sandbox && root_listable(plan))
-		canary = sb_masks_canary();
 	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
+	/* With "/" granted, the check below needs a place no rule covers: a
+	 * signal to init where the signal scope is enforced, else a detached
+	 * tmpfs (whose close costs the kernel an RCU grace period, about a
+	 * millisecond of every masked launch; bench/analysis.md, launch).  */
+	bool signal_check = false;
+	if (sandbox && root_listable(plan)) {
+		signal_check = scope_checkable(&ai);
+		if (!signal_check)
+			canary = sb_masks_canary();
+	}
 	if (sandbox && (rc = build_ruleset(plan, &ai, &rfd, d)) != 0)
 		goto out;
 	if (cloexec_inherited() < 0) {
@@ -331,6 +354,14 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		/* Verify: without masks "/" is always expanded (/dev is never
 		 * granted whole), so listing it must now fail; with "/" granted,
 		 * the detached tmpfs no rule covers must not list.  */
+		if (signal_check && !(kill(1, 0) < 0 && errno == EPERM)) {
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock",
+				       "could not apply the sandbox: the Landlock ruleset is not "
+				       "enforced (a signal to init still goes through); refusing "
+				       "to run");
+			rc = SB_REFUSED;
+			goto out;
+		}
 		bool checkable = canary >= 0 || !root_listable(plan);
 		int probe_fd = !checkable ? -1
 			       : canary >= 0 ? openat(canary, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -73,9 +73,16 @@ static char *child_path(const char *dir, const char *name)
 	return p;
 }
 
-static int cmp_names(const void *a, const void *b)
+/* One entry of a directory to expand: its name and the type getdents
+ * reported (DT_UNKNOWN when the file system or the caller gave none).  */
+typedef struct entry {
+	char *name;
+	unsigned char type;
+} entry;
+
+static int cmp_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
 /* One node: `fd` is an O_PATH|O_NOFOLLOW fd (owned here).  */
@@ -86,9 +93,9 @@ typedef struct walk {
 	void *ctx;
 } walk;
 
-/* The sorted names of a directory's entries, or NULL when it cannot be
- * listed (errno set).  */
-static char **list_names(int fd, size_t *count)
+/* The sorted entries of a directory, or NULL when it cannot be listed
+ * (errno set).  */
+static entry *list_entries(int fd, size_t *count)
 {
 	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
@@ -101,7 +108,7 @@ static char **list_names(int fd, size_t *count)
 	}
 	/* Snapshot the names first, sorted: the rule list is deterministic
 	 * and no fd stays open across the recursion.  */
-	char **names = xrealloc(NULL, sizeof *names);
+	entry *v = xrealloc(NULL, sizeof *v);
 	size_t n = 0, cap = 1;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
@@ -109,23 +116,71 @@ static char **list_names(int fd, size_t *count)
 			continue;
 		if (n == cap) {
 			cap = 2 * cap;
-			names = xrealloc(names, cap * sizeof *names);
+			v = xrealloc(v, cap * sizeof *v);
 		}
-		names[n++] = xstrdup(e->d_name);
+		v[n++] = (entry){ xstrdup(e->d_name), e->d_type };
 	}
 	closedir(dir);
 	if (n > 1)
-		qsort(names, n, sizeof *names, cmp_names);
+		qsort(v, n, sizeof *v, cmp_entries);
 	*count = n;
-	return names;
+	return v;
 }
 
+/* The entries the classifier names (sb_ll_names_fn), types unknown.  */
+static entry *named_entries(char **names, size_t n)
+{
+	entry *v = xrealloc(NULL, (n ? n : 1) * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (entry){ names[i], DT_UNKNOWN };
+	free(names);
+	return v;
+}
+
+/* The classifier's answer for a node, limited to what it can carry.  */
+static void decide_node(const walk *w, const char *path, bool is_dir, uint64_t want,
+			uint64_t *allow_all, uint64_t *mixed)
+{
+	uint64_t all = 0, mx = 0;
+	w->fn(w->ctx, path, is_dir, want, &all, &mx);
+	all &= want & ~SB_LL_NEVER;
+	if (!is_dir) {
+		all &= SB_LL_FILE_RIGHTS;
+		mx = 0;
+	}
+	*allow_all = all;
+	*mixed = mx & want & ~all;
+}
+
+/* What the caller decided before opening the node (expand_entry).  */
+typedef struct predecided {
+	bool is_dir;
+	uint64_t allow_all, mixed;
+} predecided;
+
+static void expand_entry(const walk *w, int dfd, const char *path, const entry *e,
+			 uint64_t want, int depth);
+
+static void note_hardlink(sb_ll_rules *out, const char *path, nlink_t nlink)
+{
+	/* A rule on this inode would also open its other names, which may
+	 * lie in a denied tree (~/.ssh/id_rsa).  */
+	out->hardlink_skips++;
+	sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
+			 "%s: hard link (%lu names) in an expanded directory gets no rule", path,
+			 (unsigned long)nlink);
+}
+
+/* `pre`: the answer for the node as it was listed, or NULL.  The fd's own
+ * fstat is what counts: a node replaced since it was listed is decided
+ * again for what it is now.  */
 static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
-			bool in_expanded, int depth)
+			bool in_expanded, int depth, const predecided *pre)
 {
 	sb_ll_rules *out = w->out;
 	struct stat st;
-	out->nodes_visited++;
+	if (!pre)
+		out->nodes_visited++;
 	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return;
@@ -137,23 +192,17 @@ static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
 	}
 	bool is_dir = S_ISDIR(st.st_mode);
 	if (!is_dir && in_expanded && st.st_nlink > 1) {
-		/* A rule on this inode would also open its other names, which
-		 * may lie in a denied tree (~/.ssh/id_rsa).  */
-		out->hardlink_skips++;
-		sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
-				 "%s: hard link (%lu names) in an expanded directory gets no rule",
-				 path, (unsigned long)st.st_nlink);
+		note_hardlink(out, path, st.st_nlink);
 		close(fd);
 		return;
 	}
-	uint64_t allow_all = 0, mixed = 0;
-	w->fn(w->ctx, path, is_dir, want, &allow_all, &mixed);
-	allow_all &= want & ~SB_LL_NEVER;
-	if (!is_dir) {
-		allow_all &= SB_LL_FILE_RIGHTS;
-		mixed = 0;
+	uint64_t allow_all, mixed;
+	if (pre && pre->is_dir == is_dir) {
+		allow_all = pre->allow_all;
+		mixed = pre->mixed;
+	} else {
+		decide_node(w, path, is_dir, want, &allow_all, &mixed);
 	}
-	mixed &= want & ~allow_all;
 	bool kept = false;
 	if (allow_all) {
 		sb_ll_rules_add(out, path, fd, allow_all, is_dir, "expand");
@@ -169,9 +218,8 @@ static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
 		/* inside a hidden tree only the way to the paths bound back
 		 * matters (the classifier gives every other entry no rule) */
 		char **names = w->names ? w->names(w->ctx, path, &n) : NULL;
-		if (!names)
-			names = list_names(fd, &n);
-		if (!names) {
+		entry *v = names ? named_entries(names, n) : list_entries(fd, &n);
+		if (!v) {
 			/* Cannot list it: its entries get no rule and stay denied.  */
 			out->unreadable_skips++;
 			sb_ll_rules_note(out, SB_LL_NOTE_NARROWER, NULL, 0,
@@ -179,19 +227,62 @@ static void expand_node(const walk *w, const char *path, int fd, uint64_t want,
 					 strerror(errno));
 		} else {
 			for (size_t i = 0; i < n; i++) {
-				char *cp = child_path(path, names[i]);
-				int cfd = openat(fd, names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
-				if (cfd >= 0)
-					expand_node(w, cp, cfd, mixed, true, depth + 1);
-				/* vanished since readdir: no rule, stays denied */
+				char *cp = child_path(path, v[i].name);
+				expand_entry(w, fd, cp, &v[i], mixed, depth + 1);
 				free(cp);
-				free(names[i]);
+				free(v[i].name);
 			}
-			free(names);
+			free(v);
 		}
 	}
 	if (!kept)
 		close(fd);
+}
+
+/* An entry of an expanded directory.  Most entries of a large directory
+ * get no rule and are not descended into (the siblings of the home under
+ * the masks): those are decided from getdents' type, plus one fstatat for
+ * a file (its link count decides the hard-link note), without opening
+ * them (bench/analysis.md, planning).  An entry that gets a rule or is
+ * descended into is opened O_PATH and checked through its fd
+ * (expand_node), which also sees a file's link count.  */
+static void expand_entry(const walk *w, int dfd, const char *path, const entry *e,
+			 uint64_t want, int depth)
+{
+	sb_ll_rules *out = w->out;
+	unsigned char type = e->type;
+	struct stat st;
+	bool have_st = false;
+	if (type == DT_UNKNOWN) {
+		if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			return;   /* vanished since readdir: no rule, stays denied */
+		type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+		have_st = true;
+	}
+	out->nodes_visited++;
+	if (type == DT_LNK) {   /* never follow, never a rule on a link */
+		out->symlink_skips++;
+		return;
+	}
+	bool is_dir = type == DT_DIR;
+	if (!is_dir && have_st && st.st_nlink > 1) {
+		note_hardlink(out, path, st.st_nlink);
+		return;
+	}
+	predecided pre = { .is_dir = is_dir };
+	decide_node(w, path, is_dir, want, &pre.allow_all, &pre.mixed);
+	if (!pre.allow_all && !(pre.mixed && is_dir && depth < 64)) {
+		/* no rule, nothing below: nothing to open; a file's other
+		 * names are still noted, as for one that would get a rule */
+		if (!is_dir && !have_st && fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode) && st.st_nlink > 1)
+			note_hardlink(out, path, st.st_nlink);
+		return;
+	}
+	int fd = openat(dfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		expand_node(w, path, fd, want, true, depth, &pre);
+	/* vanished since readdir: no rule, stays denied */
 }
 
 int sb_ll_expand_names(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_classify_fn fn,
@@ -201,7 +292,7 @@ int sb_ll_expand_names(sb_ll_rules *out, const char *root, uint64_t rights, sb_l
 	if (fd < 0)
 		return -1;
 	walk w = { out, fn, names, ctx };
-	expand_node(&w, root, fd, rights, false, 0);
+	expand_node(&w, root, fd, rights, false, 0, NULL);
 	return 0;
 }
 

@@ -151,7 +151,14 @@ typedef struct sb_ll_mask_input {
 	bool *forced_masked;                                    /* out: a mask enforces it */
 	size_t nforced;
 	bool allow_shm;
+	const char *const *terminals;                           /* sb_linux_opts */
+	size_t nterminals;
 } sb_ll_mask_input;
+
+/* A terminal of the launch (sb_linux_opts.terminals) that needs a device
+ * rule and a place in the masked /dev of its own: a name directly in /dev
+ * that the fixed device list does not hold.  */
+bool sb_ll_extra_terminal(const char *path);
 
 struct sb_ll_plan;
 /* Plan the masks into plan->masks (sorted by path, parents first).  */

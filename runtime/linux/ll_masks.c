@@ -293,6 +293,13 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 				if (lstat(dev_allow[k], &ds) == 0 && !S_ISLNK(ds.st_mode))
 					add_expose(m, dev_allow[k], &ds);
 			}
+			for (size_t k = 0; k < in->nterminals; k++) {
+				struct stat ds;
+				const char *t = in->terminals[k];
+				if (sb_ll_extra_terminal(t) && lstat(t, &ds) == 0 &&
+				    S_ISCHR(ds.st_mode))
+					add_expose(m, t, &ds);
+			}
 			in->forced_masked[i - in->ncand] = true;
 			continue;
 		}

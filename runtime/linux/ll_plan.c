@@ -20,6 +20,7 @@
 #include "runtime/linux/ll_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 
 #include "compiler/eval/eval.h"
 #include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 
@@ -72,6 +74,9 @@ typedef struct planner {
 	char *memo_dir;             /* classify_points() of a plain entry of memo_dir */
 	bool memo_set[2];           /* [is_dir] */
 	uint64_t memo_all[2], memo_any[2];
+	sb_strmap *allowed_memo;    /* point -> allowed_at() + 1 (see allowed_at) */
+	const char **mask_below;    /* mask points below memo_dir (memo_enter_dir) */
+	size_t nmask_below, cap_mask_below;
 } planner;
 
 static const char generic_child[] = ".sb-any-name";
@@ -437,7 +442,26 @@ static void collect_candidates(planner *pl)
 
 /* ---- step 2: symbolic classification ---- */
 
+static uint64_t allowed_uncached(planner *pl, const char *point);
+
+/* decide() of the five operations at a point, remembered: classifying a
+ * directory asks again about every candidate below it, so the points
+ * near the root were decided once per ancestor (bench/analysis.md,
+ * launch).  The linuxized profile is complete before the first question
+ * (linuxize), so an answer never goes stale.  */
 static uint64_t allowed_at(planner *pl, const char *point)
+{
+	if (!pl->allowed_memo)
+		pl->allowed_memo = sb_strmap_new();
+	void **slot = sb_strmap_slot(pl->allowed_memo, point, strlen(point), true);
+	if (*slot)   /* stored + 1: a created slot holds NULL */
+		return (uint64_t)((uintptr_t)*slot - 1);
+	uint64_t m = allowed_uncached(pl, point);   /* touches no map: the slot stays */
+	*slot = (void *)(uintptr_t)(m + 1);
+	return m;
+}
+
+static uint64_t allowed_uncached(planner *pl, const char *point)
 {
 	bool ok[Q_N];
 	for (size_t i = 0; i < Q_N; i++) {
@@ -507,16 +531,49 @@ static bool plain_point(planner *pl, const char *path)
 	for (size_t i = lo; i < pl->ncand && strncmp(pl->cand[i], path, n) == 0; i++)
 		if (sb_path_is_under(pl->cand[i], path))
 			return false;
-	if (pl->use_masks)
-		for (size_t i = 0; i < pl->plan->masks.n; i++) {
-			const sb_ll_mask *m = &pl->plan->masks.v[i];
-			if (sb_path_is_under(m->path, path))
-				return false;
-			for (size_t k = 0; k < m->nexpose; k++)
-				if (sb_path_is_under(m->expose[k].path, path))
-					return false;
-		}
+	/* the mask points below the entry's directory (memo_enter_dir) */
+	for (size_t i = 0; i < pl->nmask_below; i++)
+		if (sb_path_is_under(pl->mask_below[i], path))
+			return false;
 	return true;
+}
+
+/* Is p strictly below the directory dir[0..dlen) ("" is "/")?  */
+static bool below_dir(const char *p, const char *dir, size_t dlen)
+{
+	if (dlen == 0)
+		return p[0] == '/' && p[1] != '\0';
+	return strncmp(p, dir, dlen) == 0 && p[dlen] == '/' && p[dlen + 1] != '\0';
+}
+
+/* The expansion lists a directory's entries in a row: remember the
+ * directory, reset the memo of its plain entries, and keep the mask
+ * points (masked paths, paths bound back) below it, so plain_point()
+ * looks at those few instead of every mask for each of its entries.  */
+static void memo_enter_dir(planner *pl, const char *path, size_t dlen)
+{
+	if (pl->memo_dir && strlen(pl->memo_dir) == dlen && memcmp(pl->memo_dir, path, dlen) == 0)
+		return;
+	free(pl->memo_dir);
+	pl->memo_dir = xstrndup(path, dlen);
+	pl->memo_set[0] = pl->memo_set[1] = false;
+	pl->nmask_below = 0;
+	if (!pl->use_masks)
+		return;
+	for (size_t i = 0; i < pl->plan->masks.n; i++) {
+		const sb_ll_mask *m = &pl->plan->masks.v[i];
+		for (size_t k = 0; k <= m->nexpose; k++) {
+			const char *x = k == 0 ? m->path : m->expose[k - 1].path;
+			if (!below_dir(x, pl->memo_dir, dlen))
+				continue;
+			if (pl->nmask_below == pl->cap_mask_below) {
+				pl->cap_mask_below = pl->cap_mask_below ? 2 * pl->cap_mask_below : 8;
+				pl->mask_below = xrealloc(pl->mask_below,
+							  pl->cap_mask_below * sizeof *pl->mask_below);
+			}
+			pl->mask_below[pl->nmask_below++] = x;
+		}
+	}
 }
 
 static void classify_uncached(planner *pl, const char *path, bool is_dir, uint64_t *all,
@@ -526,15 +583,11 @@ static void classify_points(planner *pl, const char *path, bool is_dir, uint64_t
 			    uint64_t *any)
 {
 	const char *slash = strrchr(path, '/');
+	if (pl->expanding && slash)
+		memo_enter_dir(pl, path, (size_t)(slash - path));
 	if (!pl->expanding || !slash || !plain_point(pl, path)) {
 		classify_uncached(pl, path, is_dir, all, any);
 		return;
-	}
-	size_t dlen = (size_t)(slash - path);
-	if (!pl->memo_dir || strlen(pl->memo_dir) != dlen || memcmp(pl->memo_dir, path, dlen)) {
-		free(pl->memo_dir);
-		pl->memo_dir = xstrndup(path, dlen);
-		pl->memo_set[0] = pl->memo_set[1] = false;
 	}
 	if (!pl->memo_set[is_dir]) {
 		classify_uncached(pl, path, is_dir, &pl->memo_all[is_dir], &pl->memo_any[is_dir]);
@@ -586,10 +639,12 @@ static void note_breaking(planner *pl, const char *path, uint64_t mixed)
 {
 	if (pl->use_masks && sb_ll_masks_hidden(&pl->plan->masks, path))
 		return;   /* a mask's own doing: the plan lists it */
-	char *g = generic(path);
-	if ((mixed & SB_LL_MAKE_REG) && (allowed_at(pl, g) & SB_LL_MAKE_REG))
-		push(&pl->no_create, &pl->nno_create, path);
-	free(g);
+	if (mixed & SB_LL_MAKE_REG) {   /* most entries: not mixed, no child path built */
+		char *g = generic(path);
+		if (allowed_at(pl, g) & SB_LL_MAKE_REG)
+			push(&pl->no_create, &pl->nno_create, path);
+		free(g);
+	}
 	if ((mixed & SB_LL_READ_DIR) && (allowed_at(pl, path) & SB_LL_READ_DIR))
 		push(&pl->no_list, &pl->nno_list, path);
 }
@@ -675,40 +730,68 @@ static const device devices[] = {
 	{ "/dev/shm", R_READ | R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER, true },
 };
 
+/* A terminal of the launch outside the device table: a character device
+ * directly in /dev (a console; /dev/pts is a rule of its own).  */
+bool sb_ll_extra_terminal(const char *path)
+{
+	if (strncmp(path, "/dev/", 5) != 0 || strchr(path + 5, '/') || path[5] == '\0' ||
+	    path[5] == '.')
+		return false;
+	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++)
+		if (strcmp(devices[i].path, path) == 0)
+			return false;
+	return true;
+}
+
+static void add_device(planner *pl, const device *dv, const char *label)
+{
+	int fd = open(dv->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode) ||
+	    (strcmp(label, "terminal") == 0 && !S_ISCHR(st.st_mode))) {
+		/* e.g. /dev/ptmx -> pts/ptmx: the /dev/pts rule covers it */
+		close(fd);
+		return;
+	}
+	bool is_dir = S_ISDIR(st.st_mode);
+	uint64_t all, any;
+	pl->no_forced = true;
+	classify_points(pl, dv->path, is_dir, &all, &any);
+	pl->no_forced = false;
+	uint64_t rights = dv->rights & all;
+	if (dv->rights & SB_LL_IOCTL_DEV) {
+		sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
+		if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
+			rights |= SB_LL_IOCTL_DEV;
+	}
+	if (!is_dir)
+		rights &= SB_LL_FILE_RIGHTS;
+	if (!rights) {
+		close(fd);
+		return;
+	}
+	sb_ll_rules_add(&pl->plan->r, dv->path, fd, rights, is_dir, label);
+}
+
 static void add_devices(planner *pl, const sb_linux_opts *o)
 {
-	sb_ll_plan *plan = pl->plan;
 	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
-		const device *dv = &devices[i];
-		if (dv->opt_in && !o->allow_shm)
+		if (devices[i].opt_in && !o->allow_shm)
 			continue;
-		int fd = open(dv->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
+		add_device(pl, &devices[i], "device");
+	}
+	for (size_t i = 0; i < o->nterminals; i++) {
+		if (!sb_ll_extra_terminal(o->terminals[i]))
 			continue;
-		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
-			/* e.g. /dev/ptmx -> pts/ptmx: the /dev/pts rule covers it */
-			close(fd);
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen = seen || strcmp(o->terminals[j], o->terminals[i]) == 0;
+		if (seen)
 			continue;
-		}
-		bool is_dir = S_ISDIR(st.st_mode);
-		uint64_t all, any;
-		pl->no_forced = true;
-		classify_points(pl, dv->path, is_dir, &all, &any);
-		pl->no_forced = false;
-		uint64_t rights = dv->rights & all;
-		if (dv->rights & SB_LL_IOCTL_DEV) {
-			sb_decision d = lp_decide(pl, SB_OP_FILE_IOCTL, dv->path);
-			if (d.kind == SB_DEC_ALLOW && (all & SB_LL_READ_FILE))
-				rights |= SB_LL_IOCTL_DEV;
-		}
-		if (!is_dir)
-			rights &= SB_LL_FILE_RIGHTS;
-		if (!rights) {
-			close(fd);
-			continue;
-		}
-		sb_ll_rules_add(&plan->r, dv->path, fd, rights, is_dir, "device");
+		device tty = { o->terminals[i], SB_LL_READ_FILE | SB_LL_WRITE_FILE | SB_LL_IOCTL_DEV, false };
+		add_device(pl, &tty, "terminal");
 	}
 }
 
@@ -901,6 +984,7 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 		.missing = cb_missing, .src = cb_src, .cand = pl->cand, .ncand = pl->ncand,
 		.forced = fp, .forced_mask = fm, .forced_why = fw, .forced_masked = fmasked,
 		.nforced = pl->nforced, .allow_shm = o->allow_shm,
+		.terminals = o->terminals, .nterminals = o->nterminals,
 	};
 	sb_ll_masks_plan(plan, &in);
 	int rc = 0;
@@ -1005,6 +1089,9 @@ static void planner_clear(planner *pl)
 	sb_strv_free(pl->no_list, pl->nno_list);
 	sb_strv_free(pl->missing, pl->nmissing);
 	free(pl->memo_dir);
+	free(pl->mask_below);
+	if (pl->allowed_memo)
+		sb_strmap_free(pl->allowed_memo);
 	sb_eval_free(pl->ev);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);

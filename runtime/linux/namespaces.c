@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -92,6 +93,41 @@ int sb_ns_enter(bool userns, const char **step)
 	return 0;
 }
 
+/* The probe's child: what it needs and where it says why it failed.  */
+typedef struct probe_arg {
+	bool userns;
+	int fd;   /* write end of the pipe */
+} probe_arg;
+
+static int probe_child(void *p)
+{
+	const probe_arg *a = p;
+	const char *step = "";
+	char msg[200];
+	int rc = sb_ns_enter(a->userns, &step);
+	/* AppArmor's unprivileged-userns restriction lets unshare succeed
+	 * and refuses the first mount: try one.  Only in this child's
+	 * private namespace, after the propagation change above.  */
+	if (rc == 0) {
+		step = "mounting a tmpfs";
+		rc = mount("tmpfs", "/", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			   "size=4k,nr_inodes=4,mode=0000");
+	}
+	if (rc < 0) {
+		int n = snprintf(msg, sizeof msg, "%s: %s", step, strerror(errno));
+		if (n > 0 && write(a->fd, msg, (size_t)n) < 0)
+			_exit(2);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+/* The child shares this process's memory until it exits (CLONE_VM |
+ * CLONE_VFORK, as posix_spawn does): a fork would write-protect every page
+ * of the launcher, and each page it touched afterwards cost a copy-on-write
+ * fault (about 80 in a launch of the omp profile; bench/analysis.md,
+ * launch).  The child only makes namespaces and a mount on its own stack,
+ * and this process waits while it runs.  */
 bool sb_ns_masks_available(bool *userns, char *why, size_t whylen)
 {
 	*userns = geteuid() != 0;
@@ -100,33 +136,14 @@ bool sb_ns_masks_available(bool *userns, char *why, size_t whylen)
 		snprintf(why, whylen, "pipe: %s", strerror(errno));
 		return false;
 	}
-	pid_t pid = fork();
+	probe_arg a = { *userns, pfd[1] };
+	_Alignas(16) char stack[32768];
+	pid_t pid = clone(probe_child, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
 	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
+		snprintf(why, whylen, "clone: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
 		return false;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		const char *step = "";
-		char msg[200];
-		int rc = sb_ns_enter(*userns, &step);
-		/* AppArmor's unprivileged-userns restriction lets unshare succeed
-		 * and refuses the first mount: try one.  Only in this child's
-		 * private namespace, after the propagation change above.  */
-		if (rc == 0) {
-			step = "mounting a tmpfs";
-			rc = mount("tmpfs", "/", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-				   "size=4k,nr_inodes=4,mode=0000");
-		}
-		if (rc < 0) {
-			int n = snprintf(msg, sizeof msg, "%s: %s", step, strerror(errno));
-			if (n > 0 && write(pfd[1], msg, (size_t)n) < 0)
-				_exit(2);
-			_exit(1);
-		}
-		_exit(0);
 	}
 	close(pfd[1]);
 	char buf[200];

@@ -1,4 +1,5 @@
-/* test_eval_index.c - sb_eval_decide_indexed() answers exactly as sb_eval_decide():
+/* test_eval_index.c - sb_eval_decide_indexed() (and sb_eval_decide_every_op(),
+ * the same for every operation at once) answers exactly as sb_eval_decide():
  * every field of the decision, for every modelled operation, at paths that
  * sit on and around every filter boundary, over profiles with every filter
  * kind and over the SBPL fixtures in tests/sbpl/ok.  */
@@ -87,10 +88,13 @@ static size_t compare(const sb_profile *p, const char *name)
 	sb_probes_add_system(&ps);
 	sb_probes_finish(&ps);
 	static const unsigned vnodes[] = { 0, SB_VNODE_REGULAR, SB_VNODE_DIRECTORY };
-	sb_eval *ix = sb_eval_new(p, 0), *plain = sb_eval_new(p, 0);
+	sb_eval *ix = sb_eval_new(p, 0), *plain = sb_eval_new(p, 0), *every = sb_eval_new(p, 0);
 	size_t n = 0;
 	for (size_t i = 0; i <= ps.n; i++) {
 		const char *path = i < ps.n ? ps.paths[i] : "relative";
+		sb_decision all[sizeof vnodes / sizeof *vnodes][SB_OP__COUNT];
+		for (size_t v = 0; v < sizeof vnodes / sizeof *vnodes; v++)
+			sb_eval_decide_every_op(every, path, vnodes[v], all[v]);
 		for (int op = SB_OP_DEFAULT; op <= SB_OP_OTHER; op++)
 			for (size_t v = 0; v < sizeof vnodes / sizeof *vnodes; v++) {
 				sb_decision a = sb_eval_decide(plain, (sb_op)op, path, vnodes[v]);
@@ -99,11 +103,14 @@ static size_t compare(const sb_profile *p, const char *name)
 				snprintf(what, sizeof what, "%s: op %d path %s vnode %u", name, op, path,
 					 vnodes[v]);
 				same(&a, &b, what);
+				if (op < SB_OP_OTHER)
+					same(&a, &all[v][op], what);
 				n++;
 			}
 	}
 	sb_eval_free(ix);
 	sb_eval_free(plain);
+	sb_eval_free(every);
 	sb_probes_clear(&ps);
 	return n;
 }
