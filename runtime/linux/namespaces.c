@@ -113,13 +113,17 @@ static int probe_child(void *p)
 		rc = mount("tmpfs", "/", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			   "size=4k,nr_inodes=4,mode=0000");
 	}
+	/* Return, never _exit(): clone's own code ends the child with the exit
+	 * system call, and a noreturn call on this small stack makes ASan warn
+	 * on every launch of the sanitizer build (its stack is not the one
+	 * ASan knows).  */
 	if (rc < 0) {
 		int n = snprintf(msg, sizeof msg, "%s: %s", step, strerror(errno));
 		if (n > 0 && write(a->fd, msg, (size_t)n) < 0)
-			_exit(2);
-		_exit(1);
+			return 2;
+		return 1;
 	}
-	_exit(0);
+	return 0;
 }
 
 /* The child shares this process's memory until it exits (CLONE_VM |
@@ -137,7 +141,7 @@ bool sb_ns_masks_available(bool *userns, char *why, size_t whylen)
 		return false;
 	}
 	probe_arg a = { *userns, pfd[1] };
-	_Alignas(16) char stack[32768];
+	_Alignas(16) char stack[65536];  /* room for the sanitizer build's frames */
 	pid_t pid = clone(probe_child, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
 	if (pid < 0) {
 		snprintf(why, whylen, "clone: %s", strerror(errno));
