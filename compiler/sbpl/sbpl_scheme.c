@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/common/arena.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
@@ -67,12 +68,6 @@ struct env {
 	bind *first;
 };
 
-typedef struct block {
-	struct block *next;
-	size_t used, cap;
-	_Alignas(16) unsigned char data[];
-} block;
-
 typedef struct sink {
 	const sx_node **v;
 	size_t n, cap;
@@ -89,7 +84,7 @@ struct ev {
 	sb_diag *d;
 	const sb_bindings *params;
 	jmp_buf fail;
-	block *blocks;
+	sb_arena arena;          /* values and built nodes: the program's */
 	size_t bytes, max_bytes;
 	size_t steps, max_steps;
 	int depth;
@@ -106,7 +101,7 @@ struct ev {
 };
 
 struct sbs_program {
-	block *blocks;
+	sb_arena arena;
 	sink forms;
 };
 
@@ -128,24 +123,11 @@ static _Noreturn void fail(ev *e, const sx_node *at, const char *fmt, ...)
 
 static void *ev_alloc(ev *e, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
-	e->bytes += n;
+	e->bytes += (n + 15) & ~(size_t)15;
 	if (e->bytes > e->max_bytes)
 		fail(e, NULL, "evaluating the profile needs more than %zu MiB: is a procedure building "
 			      "strings or lists without end?", e->max_bytes >> 20);
-	block *b = e->blocks;
-	if (!b || b->used + n > b->cap) {
-		size_t cap = n > 65536 ? n : 65536;
-		b = xmalloc(sizeof *b + cap);
-		b->cap = cap;
-		b->used = 0;
-		b->next = e->blocks;
-		e->blocks = b;
-	}
-	void *p = b->data + b->used;
-	b->used += n;
-	memset(p, 0, n);
-	return p;
+	return sb_arena_alloc(&e->arena, n);
 }
 
 static char *ev_strndup(ev *e, const char *s, size_t n)
@@ -1479,15 +1461,6 @@ static const prim *prim_lookup(const char *name)
 
 /* ---- driver ---- */
 
-static void free_blocks(block *b)
-{
-	while (b) {
-		block *next = b->next;
-		free(b);
-		b = next;
-	}
-}
-
 /* The top-level forms; false after an error.  Separate from sbs_run() so
  * no local variable lives across the setjmp.  */
 static bool run_forms(ev *e, const sx_doc *doc)
@@ -1518,6 +1491,7 @@ sbs_program *sbs_run(const sx_doc *doc, const sb_bindings *params, sb_diag *d)
 	/* a long flat profile is no runaway program: budgets grow with it */
 	e->max_steps = SBS_MAX_STEPS + SBS_STEPS_PER_BYTE * doc->len;
 	e->max_bytes = SBS_MAX_BYTES + SBS_BYTES_PER_BYTE * doc->len;
+	e->arena.min_block = 65536;
 	e->globals = sb_strmap_new();
 	e->warned = sb_strmap_new();
 	e->unspec.kind = V_UNSPEC;
@@ -1529,7 +1503,7 @@ sbs_program *sbs_run(const sx_doc *doc, const sb_bindings *params, sb_diag *d)
 	bool ok = run_forms(e, doc);
 	sb_strmap_free(e->globals);
 	sb_strmap_free(e->warned);
-	p->blocks = e->blocks;
+	p->arena = e->arena;
 	free(e);
 	if (!ok) {
 		sbs_program_free(p);
@@ -1546,6 +1520,6 @@ void sbs_program_free(sbs_program *p)
 {
 	if (!p)
 		return;
-	free_blocks(p->blocks);
+	sb_arena_clear(&p->arena);
 	free(p);
 }

@@ -1,5 +1,6 @@
 /* sexp.c - the S-expression reader behind the SBPL reader (see sexp.h).  */
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/arena.h"
 #include "compiler/common/xalloc.h"
 
 #include <ctype.h>
@@ -24,42 +25,17 @@ typedef struct reader {
 	size_t nstack, capstack;
 } reader;
 
-/* The doc's nodes live in blocks freed at once with it: a profile is read
- * at every launch, and one allocation and one free per node were a third
- * of the reading (bench/analysis.md, launch).  */
-typedef struct sx_block {
-	struct sx_block *next;
-	size_t used, cap;
-	max_align_t data[];
-} sx_block;
-
-struct sx_arena {
-	sx_block *head;
-};
-
+/* The doc's nodes live in an arena freed at once with it: a profile is
+ * read at every launch, and one allocation and one free per node were a
+ * third of the reading (bench/analysis.md, launch).  */
 static void *arena_alloc(sx_doc *doc, size_t n)
 {
-	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-	sx_block *b = doc->arena->head;
-	if (!b || b->used + n > b->cap) {
-		size_t cap = n > 16384 ? n : 16384;
-		b = xmalloc(sizeof *b + cap);
-		b->cap = cap;
-		b->used = 0;
-		b->next = doc->arena->head;
-		doc->arena->head = b;
-	}
-	void *p = (unsigned char *)b->data + b->used;
-	b->used += n;
-	memset(p, 0, n);
-	return p;
+	return sb_arena_alloc(doc->arena, n);
 }
 
 static char *arena_strndup(sx_doc *doc, const char *s, size_t n)
 {
-	char *p = arena_alloc(doc, n + 1);
-	memcpy(p, s, n);
-	return p;
+	return sb_arena_strndup(doc->arena, s, n);
 }
 
 static int peek_at(const reader *r, size_t ahead)
@@ -598,10 +574,8 @@ void sx_doc_free(sx_doc *doc)
 {
 	if (!doc)
 		return;
-	for (sx_block *b = doc->arena ? doc->arena->head : NULL, *next; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	if (doc->arena)
+		sb_arena_clear(doc->arena);
 	free(doc->arena);
 	free(doc->forms);
 	for (size_t i = 0; i < doc->ncomments; i++)

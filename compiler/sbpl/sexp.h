@@ -60,7 +60,7 @@ typedef struct sx_doc {
 	const char *file;         /* interned in the sb_diag */
 	char *text;               /* private copy of the source (wrappers blanked) */
 	size_t len;
-	struct sx_arena *arena;   /* the nodes, their texts and kids: freed with the doc */
+	struct sb_arena *arena;   /* the nodes, their texts and kids: freed with the doc */
 } sx_doc;
 
 /* Read every form of `text`.  Errors and warnings go to `d` with file, line
