@@ -24,7 +24,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -DSB_HOMEPAGE='"$(HOMEPAGE)"' -I. -I$(B)/gen -MMD -MP
 CFLAGS  += $(CSTD) $(OPT) $(WARN)
-LDLIBS  += -lm
+LDLIBS  += -lm -pthread
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined

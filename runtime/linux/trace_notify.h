@@ -16,6 +16,7 @@
 #ifndef SB_TRACE_NOTIFY_H
 #define SB_TRACE_NOTIFY_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -43,8 +44,12 @@ typedef struct sb_trace_notifier sb_trace_notifier;
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
 					 uint64_t handled, bool trunc_guard, sb_tracer *t);
 void sb_trace_notifier_free(sb_trace_notifier *n);
-/* Serve one notification.  -1 when the listener has hung up (every
- * filtered process is gone).  */
+/* The tracer is shared with another thread (trace_run.c): `lock` is held
+ * around every call into it, after the caller has been answered.  */
+void sb_trace_notifier_set_lock(sb_trace_notifier *n, pthread_mutex_t *lock);
+/* Serve one notification: blocks until one comes (a signal interrupts
+ * it: 0).  -1 when the listener has hung up (every filtered process is
+ * gone).  */
 int sb_trace_notifier_serve(sb_trace_notifier *n);
 
 #endif
