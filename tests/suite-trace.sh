@@ -384,6 +384,45 @@ else
 	else fail "synchronous wake-up not set: ${st:-no SET_FLAGS call} $(head -c 300 "$T/strace.out")"; fi
 fi
 
+# The supervisor's cost per traced call (bench/analysis.md, 8): its own
+# system calls, counted in the thread that answers (the one that calls
+# NOTIF_RECV), for 200 relative opens the policy allows.  RECV, the path
+# read, the cwd's readlink, SEND, one openat2 and its close: 6; no poll(2)
+# per call, no fstat when the plan grants every right the open may need.
+if [ ! -x /usr/bin/strace ]; then
+	skip "supervisor calls per traced call: strace is not installed"
+else
+	rm -f "$T"/cost.*
+	echo x >"$POL/cost.txt"   # outside the home: abi.sb allows it
+	(cd "$POL" && /usr/bin/strace -f -ff -qq -o "$T/cost" "$SBRUN" --trace="$T/cost.log" "$POL/abi.sb" \
+		/bin/sh -c 'i=0; while [ $i -lt 200 ]; do true <cost.txt; i=$((i + 1)); done' >/dev/null 2>&1)
+	srv=$(grep -lE 'SECCOMP_IOCTL_NOTIF_RECV|_IOC\(_IOC_READ\|_IOC_WRITE, 0x21, 0, 0x50\)' "$T"/cost.* 2>/dev/null | head -1)
+	if [ -z "$srv" ]; then
+		fail "supervisor calls per traced call: no thread called NOTIF_RECV ($(ls "$T" | grep -c '^cost\.') strace files)"
+	else
+		recvs=$(grep -cE 'NOTIF_RECV|0x21, 0, 0x50' "$srv")
+		calls=$(grep -cvE '^\+\+\+|^---|resumed>' "$srv")
+		polls=$(grep -c '^poll(' "$srv")
+		per=$(awk -v c="$calls" -v r="$recvs" 'BEGIN { printf "%.2f", r ? c / r : 99 }')
+		if [ "$recvs" -ge 200 ] && [ "$polls" = 0 ] && awk -v p="$per" 'BEGIN { exit !(p <= 6.3) }'; then
+			pass "supervisor: $per system calls per traced call ($recvs notifications), none a poll"
+		else
+			fail "supervisor: $per system calls per traced call over $recvs notifications, $polls polls (want <= 6.3, 0): $(sort "$srv" | cut -d'(' -f1 | uniq -c | sort -rn | head -8 | tr '\n' ' ')"
+		fi
+	fi
+fi
+
+# --trace=/dev/stderr is the stream itself; a trace file that is a symlink
+# is refused, and the message says why
+e2=$(cd "$POL" && "$SBRUN" --trace=/dev/stderr "$POL/abi.sb" /bin/cat "$H/.ssh/id_rsa" 2>&1 >/dev/null)
+if contains "$e2" "sandbox: denied read $H/.ssh/id_rsa"; then pass "--trace=/dev/stderr writes the trace to standard error"
+else fail "--trace=/dev/stderr: ${e2:0:300}"; fi
+ln -sf "$T/elsewhere.log" "$T/link.log"
+e2=$(cd "$POL" && "$SBRUN" --trace="$T/link.log" "$POL/abi.sb" /bin/true 2>&1); r2=$?
+if [ "$r2" != 0 ] && contains "$e2" "it is a symbolic link, which the trace never follows" && [ ! -e "$T/elsewhere.log" ]; then
+	pass "a trace file that is a symlink is refused, with the reason"
+else fail "symlinked trace file: rc=$r2 ${e2:0:300}"; fi
+
 # ---- trace off: no fork, no filter; trace on: one more filter ----
 filters() { awk '/^Seccomp_filters:/ {print $2}' <<<"$out"; }
 run -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'

@@ -88,6 +88,17 @@ static char *session_text(const sb_launch *l, sb_platform plat)
 	return s;
 }
 
+/* 1 or 2 when `file` names this process's standard output or error
+ * (/dev/stdout, /dev/stderr, /dev/fd/1, /dev/fd/2), else -1.  */
+static int stream_named(const char *file)
+{
+	if (!strcmp(file, "/dev/stdout") || !strcmp(file, "/dev/fd/1"))
+		return 1;
+	if (!strcmp(file, "/dev/stderr") || !strcmp(file, "/dev/fd/2"))
+		return 2;
+	return -1;
+}
+
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
 		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
@@ -95,12 +106,20 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 {
 	FILE *out = NULL;
 	if (cfg->trace && cfg->trace_file) {
-		int fd = open(cfg->trace_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-			      0600);
+		/* Never through a symlink (a planted one in a shared directory
+		 * would aim the trace at another file); the names of this
+		 * process's own streams are taken as the streams.  */
+		int std = stream_named(cfg->trace_file);
+		int fd = std >= 0 ? fcntl(std, F_DUPFD_CLOEXEC, 3)
+				  : open(cfg->trace_file,
+					 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 		out = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!out) {
-			sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot write the trace to %s: %s",
-				       cfg->trace_file, strerror(errno));
+			int e = errno;
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot write the trace to %s: %s%s",
+				       cfg->trace_file, strerror(e),
+				       e == ELOOP ? " (it is a symbolic link, which the trace never "
+						    "follows; name the file it points to)" : "");
 			if (fd >= 0)
 				close(fd);
 			return SB_REFUSED;
