@@ -393,11 +393,36 @@ static char *canon(int dirfd, const char *p, bool follow, bool dir_only, struct 
 	return xstrdup(buf);
 }
 
+/* A name of one component relative to the base (the cwd or a dirfd, whose
+ * name the kernel gave canonical): only the last component can be a
+ * symlink, and one lstat tells, with the status (no open, no close: the
+ * file-heavy jobs' common case, `openat(dfd, name)` and relative names
+ * under the cwd; bench/analysis.md, 8).  NULL when the name is a symlink
+ * to follow or not of that form (the caller takes the long way).  */
+static char *resolve_in_base(const arg_path *a, bool follow, bool *exists, struct stat *st)
+{
+	const char *t = a->text;
+	if (t[0] == '/' || !a->base[0] || strchr(t, '/') || !strcmp(t, ".") || !strcmp(t, ".."))
+		return NULL;
+	char *r = sb_path_join(a->base, t);
+	if (lstat(r, st) == 0) {
+		if (!(follow && S_ISLNK(st->st_mode))) {
+			*exists = true;
+			return r;
+		}
+	} else if (errno == ENOENT) {
+		*exists = false;
+		return r;
+	}
+	free(r);
+	return NULL;
+}
+
 /* Resolve as the kernel does: every component but the last through
  * symlinks; the last too when `follow`.  NULL when the parent does not
  * exist (the call fails with ENOENT, no denial).  Sets *exists, and *st
  * unless `st` is NULL and `follow` (then the status is not fetched).  */
-static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *st)
+static char *resolve_long(const arg_path *a, bool follow, bool *exists, struct stat *st)
 {
 	struct stat own;
 	char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
@@ -434,6 +459,13 @@ static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *
 	}
 	free(full);
 	return r;
+}
+
+/* Either way, with the status.  */
+static char *resolve(const arg_path *a, bool follow, bool *exists, struct stat *st)
+{
+	char *r = resolve_in_base(a, follow, exists, st);
+	return r ? r : resolve_long(a, follow, exists, st);
 }
 
 static uint64_t make_right(mode_t m)
@@ -507,17 +539,23 @@ static void classify_open(ctx *c, const arg_path *a, uint64_t flags)
 	bool follow = !(flags & O_NOFOLLOW) && !(creat && (flags & O_EXCL));
 	bool exists;
 	struct stat st;
-	/* Following the last component, the status is fetched only when the
+	/* A name in the base comes with its status (one lstat).  Otherwise,
+	 * following the last component, the status is fetched only when the
 	 * plan may refuse the open (some right it could need is not granted):
 	 * an fstat less for most traced opens (bench/analysis.md, 8).  */
-	char *p = resolve(a, follow, &exists, follow ? NULL : &st);
+	bool typed = true;
+	char *p = resolve_in_base(a, follow, &exists, &st);
+	if (!p) {
+		typed = !follow;
+		p = resolve_long(a, follow, &exists, typed ? &st : NULL);
+	}
 	if (!p)
 		return;
 	int acc = (int)(flags & O_ACCMODE);
 	uint64_t may_need = (acc == O_RDONLY || acc == O_RDWR ? SB_LL_READ_FILE | SB_LL_READ_DIR : 0) |
 			    (acc == O_WRONLY || acc == O_RDWR ? SB_LL_WRITE_FILE : 0) |
 			    (flags & O_TRUNC ? SB_LL_TRUNCATE : 0);
-	if (exists && follow) {
+	if (exists && !typed) {
 		if (granted_all(c->n, p, may_need) || stat(p, &st) < 0) {
 			free(p);
 			return;
