@@ -419,10 +419,12 @@ ln -sf "$H/.ssh/id_rsa" "$POL/key-link"
 e2=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H/.ssh && exec cat id_rsa" 2>&1 >/dev/null)
 e3=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/cat key-link 2>&1 >/dev/null)
 e4=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H && echo x > made-here" 2>&1 >/dev/null)
+e5=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H && exec ls .ssh/" 2>&1 >/dev/null)
 if contains "$e2" "sandbox: denied read $H/.ssh/id_rsa — " && contains "$e3" "sandbox: denied read $H/.ssh/id_rsa — " &&
-	contains "$e4" "sandbox: denied create $H/made-here — " && [ ! -e "$H/made-here" ]; then
-	pass "names in the cwd: a denied file, a symlink to it, a create: each reported by its canonical name"
-else fail "names in the cwd: [${e2:0:200}] [${e3:0:200}] [${e4:0:200}]"; fi
+	contains "$e4" "sandbox: denied create $H/made-here — " && [ ! -e "$H/made-here" ] &&
+	contains "$e5" "sandbox: denied list $H/.ssh — "; then
+	pass "names in the cwd: a denied file, a symlink to it, a create, \"dir/\": each reported by its canonical name"
+else fail "names in the cwd: [${e2:0:200}] [${e3:0:200}] [${e4:0:200}] [${e5:0:200}]"; fi
 rm -f "$POL/key-link"
 
 # --trace=/dev/stderr is the stream itself; a trace file that is a symlink

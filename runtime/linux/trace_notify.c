@@ -402,11 +402,22 @@ static char *canon(int dirfd, const char *p, bool follow, bool dir_only, struct 
 static char *resolve_in_base(const arg_path *a, bool follow, bool *exists, struct stat *st)
 {
 	const char *t = a->text;
-	if (t[0] == '/' || !a->base[0] || strchr(t, '/') || !strcmp(t, ".") || !strcmp(t, ".."))
+	size_t len = strlen(t);
+	/* "name/" (git's directory walk): the kernel follows a symlink there
+	 * and wants a directory */
+	bool slashed = false;
+	while (len > 1 && t[len - 1] == '/') {
+		len--;
+		slashed = true;
+	}
+	if (t[0] == '/' || !a->base[0] || memchr(t, '/', len) || (len == 1 && t[0] == '.') ||
+	    (len == 2 && t[0] == '.' && t[1] == '.'))
 		return NULL;
-	char *r = sb_path_join(a->base, t);
+	char *name = xstrndup(t, len);
+	char *r = sb_path_join(a->base, name);
+	free(name);
 	if (lstat(r, st) == 0) {
-		if (!(follow && S_ISLNK(st->st_mode))) {
+		if (!((follow || slashed) && S_ISLNK(st->st_mode)) && (!slashed || S_ISDIR(st->st_mode))) {
 			*exists = true;
 			return r;
 		}
