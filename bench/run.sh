@@ -49,7 +49,7 @@ log() { echo "bench: $*" >&2; }
 if [ -z "${SB_BENCH_NS_TMP:-}" ]; then
 	log "building ($B)"
 	make --no-print-directory -s B="$B" all >&2 || log "build of sbc/sbrun/omp-sandboxed failed; sections that need them will say so"
-	for t in rusage landlock_abi plan_bench eval_bench proxy_bench; do
+	for t in rusage landlock_abi plan_bench eval_bench proxy_bench notify_floor; do
 		[ -e "bench/$t.c" ] || continue
 		# eval_bench may have its own rule ($B/bin/eval_bench, branch sbpl)
 		[ $t = eval_bench ] && make --no-print-directory -s B="$B" "$B/bin/$t" > /dev/null 2>&1 && continue
@@ -780,6 +780,36 @@ section_trace() {
 	fi
 	md ""
 	md "Denials reported in these runs: $(grep -c 'sandbox: denied' "$T/trace.log" 2> /dev/null) (the jobs need nothing the policy denies; every traced call is classified all the same)."
+	md ""
+	trace_floor "$repo"
+}
+# The floor under any seccomp user-notification observer on this host
+# (bench/notify_floor.c: a supervisor that only answers "continue"), and
+# what it means for the git job: its traced calls, counted with strace in
+# the supervisor's serving thread, times the floor, over the untraced time.
+trace_floor() {
+	local nf=$B/bench/notify_floor out per plain calls n c floor_ratio
+	have "$nf" || { md "Notification floor: not measured (no $nf)."; md ""; return; }
+	out=$("$nf" 20000 2> /dev/null) || { md "Notification floor: notify_floor failed."; md ""; return; }
+	per=$(awk '$1 == "per_notification" { print $2 }' <<< "$out")
+	plain=$(awk '$1 == "plain" { print $2 }' <<< "$out")
+	md "**Floor.** One seccomp user notification answered by a supervisor that does nothing else"
+	md "(\`bench/notify_floor\`, synchronous wake-up $(awk '$1 == "sync_wake_up" { print $2 }' <<< "$out")) adds $per µs to a directory open"
+	md "that takes $plain µs untraced, on this host."
+	if command -v strace > /dev/null && [ -d "$1/.git" ]; then
+		rm -rf "$T/floor" && mkdir -p "$T/floor"
+		strace -f -ff -qq -o "$T/floor/t" "$SBRUN" --trace="$T/floor.log" "$PROFILE" /usr/bin/git -C "$1" status --porcelain > /dev/null 2>&1
+		local srv
+		srv=$(grep -lE 'SECCOMP_IOCTL_NOTIF_RECV|0x21, 0, 0x50' "$T"/floor/t.* 2> /dev/null | head -1)
+		if [ -n "$srv" ]; then
+			n=$(grep -cE 'NOTIF_RECV|0x21, 0, 0x50' "$srv")
+			c=$(grep -cvE '^\+\+\+|^---|resumed>' "$srv")
+			floor_ratio=$(calc %.3f "1 + $n * $per / 1000 / $(hfv trace-git sbrun median)")
+			md "The git job made $n traced calls; the supervisor's serving thread made $(calc %.2f "$c / $n") system calls per traced"
+			md "call, RECV and SEND included. $n × $per µs over the untraced median gives a floor of **$floor_ratio×** for"
+			md "this job: what no supervisor built on user notifications can go below here."
+		fi
+	fi
 	md ""
 }
 # trow NAME LABEL FILE_HEAVY: one row; the 1.20 target applies to file-heavy jobs
