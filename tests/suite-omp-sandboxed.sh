@@ -213,6 +213,35 @@ BIN=$H/proj/omp-sandboxed run -- x
 BIN=$OS
 if contains "$err" "is writable inside the sandbox"; then pass "a launcher inside the workspace is reported as writable"; else fail "tamper: $err"; fi
 rm -f "$H/proj/omp-sandboxed"
+# ... but not one the sandboxed user cannot write: root's build under /tmp,
+# launched by uid 65534 (the profile allows writing /tmp, the mode does not)
+tb=$(mktemp -d /tmp/sbx-suite-os-bin.XXXXXX)
+mkdir "$tb/bin" && ln -s /bin/true "$tb/bin/omp"
+cp "$OS" "$tb/omp-sandboxed" && chmod 0755 "$tb" "$tb/omp-sandboxed"
+mkdir -p /tmp/sbx-nobody-ws.$$ && chown 65534:65534 /tmp/sbx-nobody-ws.$$
+nerr=$(cd /tmp/sbx-nobody-ws.$$ && /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+	/usr/bin/env -i PATH="$tb/bin:/usr/bin:/bin" HOME=/home/nobody TERM=dumb \
+	"$tb/omp-sandboxed" x 2>&1 >/dev/null)
+nrc=$?
+if [ $nrc = 0 ] && ! contains "$nerr" "is writable inside the sandbox"; then
+	pass "root's build under /tmp launched by uid 65534: no tamper warning (it cannot write it)"
+else fail "tamper as uid 65534 (rc=$nrc): $nerr"; fi
+BIN=$tb/omp-sandboxed run -- x
+if contains "$err" "$tb/omp-sandboxed is writable inside the sandbox"; then
+	pass "the same build launched by its owner (root): the tamper warning"
+else fail "tamper as owner: $err"; fi
+rm -rf "$tb" /tmp/sbx-nobody-ws.$$
+
+# ---- the ~/.npmrc note: only when it sets something npm inside misses ----
+printf 'fund=false\naudit=false\n' > "$H/.npmrc"
+run -- x
+if [ $rc = 0 ] && ! contains "$err" "npmrc"; then pass "~/.npmrc without registry, auth or proxy settings: no note"; else fail "npmrc note without settings: $err"; fi
+printf 'fund=false\n@corp:registry=https://npm.corp.invalid/\n' > "$H/.npmrc"
+run -- x
+if contains "$err" ".npmrc is not readable in the sandbox" && ! contains "$err" "corp.invalid"; then
+	pass "~/.npmrc with a scope's registry: the note, and no value from the file"
+else fail "npmrc note with a registry: $err"; fi
+rm -f "$H/.npmrc"
 
 # ---- nested ----
 run OMP_SANDBOX=landlock -- --exit=0

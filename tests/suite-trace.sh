@@ -295,6 +295,20 @@ err=$(cat "$T/err")
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
 	pass "sbrun: the statement is quoted from the included policy file beside the profile"
 else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
+# --mechanism masks, traced: the denied path fails as untraced (looks
+# absent, ENOENT), and the tracer still reports it, from an open and from
+# an access(2) probe (git's way with its config: a "missing" one is skipped)
+"$SBC" -o "$POL/omp.sb" "$POL/omp.sbx" 2>/dev/null
+mrun() { (cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+	OMP_SANDBOX_TOOLS=none "$SBRUN" --mechanism masks "$@" 2>&1); }
+plain=$(mrun "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped" | grep -v tamper)
+traced=$(mrun --trace "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped")
+if contains "$plain" "No such file or directory" && contains "$plain" skipped &&
+	contains "$traced" "cat: $H/.ssh/id_rsa: No such file or directory" && contains "$traced" skipped &&
+	contains "$traced" "sandbox: denied read $H/.ssh/id_rsa (hidden: it looks absent inside the sandbox) — omp.sbx:24" &&
+	contains "$traced" "sandbox: denied read $H/.gitconfig (hidden: it looks absent inside the sandbox) — omp.sbx:24"; then
+	pass "--mechanism masks: traced fails as untraced (ENOENT), and open and access(2) are reported as hidden"
+else fail "masks traced: plain=[${plain:0:300}] traced=[$(grep -v tamper <<<"$traced" | head -6)]"; fi
 out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 	"$SBRUN" --trace "$POL/list.sbx" cat "$H/.ssh/id_rsa" 2>"$T/err")
 err=$(cat "$T/err")

@@ -23,6 +23,9 @@ static void usage(FILE *out)
 	      "       omp-sandboxed --print-profile   print the profile, paths bound, as applied\n"
 	      "       omp-sandboxed --learn OUT.sbx [OMP ARGS...]  run omp, then write a policy\n"
 	      "                                       fragment allowing what was denied\n"
+	      "       omp-sandboxed --sandbox-run CMD [ARGS...]  run another command (a shell,\n"
+	      "                                       git, npm, a test) under the same sandbox\n"
+	      "       omp-sandboxed --learn OUT.sbx --sandbox-run CMD [ARGS...]\n"
 	      "       omp-sandboxed --sandbox-help | --sandbox-version\n"
 	      "Variables: OMP_SANDBOX_WORKSPACE, OMP_SANDBOX_EXTRA_WRITE, OMP_SANDBOX_EXTRA_READ,\n"
 	      "  OMP_SANDBOX_PASS_ENV, OMP_SANDBOX_TOOLS, OMP_SANDBOX_YOLO, OMP_SANDBOX_INHERIT_ENV,\n"
@@ -60,6 +63,21 @@ int main(int argc, char **argv)
 		skip = 3;
 	} else if (strcmp(first, "--self-test") == 0)
 		act = SB_ACT_SELFTEST;
+	/* --sandbox-run CMD: the wrapper's own prefix (as --sandbox-help), so
+	 * no omp argument is taken; CMD replaces omp, with the same policy,
+	 * environment and checks, and OMP_SANDBOX_YOLO adds nothing.  */
+	const char *command = "omp";
+	bool plain = argc > skip && strcmp(argv[skip], "--sandbox-run") == 0 &&
+		     act == SB_ACT_LAUNCH;
+	if (plain) {
+		if (argc < skip + 2 || !argv[skip + 1][0]) {
+			fputs("omp-sandboxed: error: --sandbox-run needs a command "
+			      "(omp-sandboxed --sandbox-run CMD [ARGS...])\n", stderr);
+			return 2;
+		}
+		command = argv[skip + 1];
+		skip += 2;
+	}
 	else if (strcmp(first, "--print-profile") == 0)
 		act = SB_ACT_PRINT_BOUND;
 	sb_run_cfg cfg = {
@@ -76,7 +94,8 @@ int main(int argc, char **argv)
 		.policy_text = sb_default_policy,
 		.policy_len = sb_default_policy_len,
 		.learn_file = learn,
-		.command = "omp",
+		.command = command,
+		.plain_command = plain,
 		.args = argv + skip,
 		.nargs = argc > skip ? (size_t)(argc - skip) : 0,
 	};

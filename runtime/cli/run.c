@@ -410,7 +410,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	sb_launch_in in = {
 		.platform = plat, .profile = prof, .prep = prep, .user = cfg->user, .env = env.v,
 		.sandbox_exec = sandbox_exec, .cmd = cmd, .args = cfg->args, .nargs = cfg->nargs,
-		.auto_approve = cfg->omp_mode && prep->s.yolo, .trace_tag = tag[0] ? tag : NULL,
+		.auto_approve = cfg->omp_mode && !cfg->plain_command && prep->s.yolo, .trace_tag = tag[0] ? tag : NULL,
 		.egress_proxy = proxy_fd >= 0 ? proxy_at : NULL,
 	};
 	sb_launch l;
@@ -637,9 +637,9 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
-			     /* The tracer classifies with the Landlock rules: a path a
-			      * mask hides looks absent (ENOENT), not denied, and would go
-			      * unreported; tracing picks the complement unless told. */
+			     /* Traced, the complement unless told (--mechanism masks):
+			      * the tracer knows the masks (trace_notify.c), but sees no
+			      * stat() probe of a path they hide (docs/trace.md). */
 			     .mechanism = (cfg->trace || cfg->learn_file) && cfg->mechanism == SB_LL_MECH_AUTO
 						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism };
 	if (!rc) {

@@ -54,6 +54,7 @@ typedef struct sb_run_cfg {
 	const char *policy_text;
 	size_t policy_len;
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
+	bool plain_command;            /* omp-sandboxed --sandbox-run: not omp, no YOLO */
 	char *const *args;             /* arguments after the command */
 	size_t nargs;
 } sb_run_cfg;

@@ -29,6 +29,7 @@ typedef struct entry {
 	char *own_file;            /* CONNECT: src_file points here */
 	int port;                  /* CONNECT: the first refused port */
 	char *detail;              /* CONNECT: the proxy's reason */
+	bool absent;               /* hidden by a mask: ENOENT inside, not EACCES */
 } entry;
 
 struct sb_tracer {
@@ -488,6 +489,8 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 	put_text(f, e->path);
 	if (e->access == SB_ACC_CONNECT)
 		fprintf(f, ":%d", e->port);
+	if (e->absent)
+		fputs(" (hidden: it looks absent inside the sandbox)", f);
 	fputs(" \xe2\x80\x94 ", f);   /* an em dash */
 	if (e->platform_only && e->detail) {
 		/* refused whatever the policy says (the backend says why) */
@@ -546,6 +549,7 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 	} else {
 		fputs("null", f);
 	}
+	fprintf(f, ",\"absent\":%s", e->absent ? "true" : "false");
 	fprintf(f, ",\"platform_only\":%s,\"fix\":", e->platform_only ? "true" : "false");
 	if (e->platform_only) {
 		fputs("null", f);
@@ -587,6 +591,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	e->pid = d->pid;
 	e->count = 1;
 	e->platform_only = d->platform_only;
+	e->absent = d->absent;
 	e->port = d->port;
 	e->detail = d->detail ? xstrdup(d->detail) : NULL;
 	classify(t, e, d->origin);

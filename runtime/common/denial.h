@@ -50,6 +50,8 @@ typedef struct sb_denial {
 	/* The deciding rule as the platform reported it ("omp.sbx:24": macOS,
 	 * from the rule's trace message), or NULL: then sb_decide finds it.  */
 	const char *origin;
+	/* Linux masks: the path looks absent inside (ENOENT, not EACCES).  */
+	bool absent;
 } sb_denial;
 
 typedef struct sb_tracer_cfg {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/eval/eval.h"
 #include "runtime/linux/linux.h"
@@ -297,6 +298,33 @@ int sb_launch_check_readable(const sb_profile *bound, const char *home, const ch
 	return rc;
 }
 
+/* May the sandboxed program write `p` by its owner and mode bits?  It runs
+ * with this process's uid and groups; on Linux with no capability (the
+ * launch drops them all, root included: docs/linux.md), so root writes only
+ * its own files or by a write bit that applies to it.  Elsewhere root writes
+ * anything.  A file that
+ * cannot be examined counts as writable (the warning errs on the safe side).  */
+static bool dac_writable(const char *p)
+{
+	struct stat st;
+	if (stat(p, &st) < 0)
+		return true;
+#ifndef __linux__
+	if (geteuid() == 0)
+		return true;
+#endif
+	if (st.st_uid == geteuid())
+		return true;   /* its owner may chmod it (Landlock never restricts that) */
+	bool member = st.st_gid == getegid();
+	gid_t groups[256];
+	int ng = getgroups(sizeof groups / sizeof *groups, groups);
+	for (int i = 0; i < ng && !member; i++)
+		member = groups[i] == st.st_gid;
+	if (ng < 0 && !member)
+		return true;
+	return member ? (st.st_mode & S_IWGRP) : (st.st_mode & S_IWOTH);
+}
+
 int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, size_t n,
 			   sb_diag *d)
 {
@@ -308,7 +336,9 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 		char *real = realpath(files[i], NULL);
 		const char *p = real ? real : files[i];
 		sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
-		if (dec.kind == SB_DEC_ALLOW) {
+		/* the profile lets it be written, and so do its mode bits (a
+		 * build of root's under /tmp is not writable by another user) */
+		if (dec.kind == SB_DEC_ALLOW && dac_writable(p)) {
 			sb_diag_report(d, SB_SEV_WARNING, NULL, "tamper",
 				       "%s is writable inside the sandbox: the sandboxed program could "
 				       "change what runs unconfined next time; install it outside every "

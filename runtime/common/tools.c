@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "compiler/common/path.h"
@@ -190,6 +191,45 @@ int sb_tools_prepare_cache(const sb_tools *t, const char *home, sb_diag *d)
 	return rc;
 }
 
+/* Does this ~/.npmrc set something npm inside would miss: a registry (or
+ * a scope's), credentials, certificates or a proxy?  Only the keys are
+ * looked at, never printed.  A file with none of them (fund=false, an
+ * empty one) changes nothing that matters inside, and is not noted at
+ * every launch.  Unreadable: assume it does.  */
+static bool npmrc_matters(const char *path)
+{
+	static const char *const keys[] = { "registry", "_auth", "_authtoken", "_password",
+					    "username", "certfile", "keyfile", "cafile", "ca",
+					    "cert", "key", "proxy", "https-proxy", "noproxy" };
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	bool found = false;
+	char line[4096];
+	while (!found && fgets(line, sizeof line, f)) {
+		char *k = line + strspn(line, " \t");
+		if (*k == ';' || *k == '#')
+			continue;
+		size_t klen = strcspn(k, "=");
+		if (!k[klen])
+			continue;
+		while (klen && (k[klen - 1] == ' ' || k[klen - 1] == '\t'))
+			klen--;
+		/* "//host/:_authToken", "@scope:registry": the part after the last ':' */
+		const char *c = memrchr(k, ':', klen);
+		const char *name = c ? c + 1 : k;
+		size_t nlen = klen - (size_t)(name - k);
+		for (size_t i = 0; i < sizeof keys / sizeof *keys && !found; i++)
+			found = nlen == strlen(keys[i]) && strncasecmp(name, keys[i], nlen) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
 void sb_tools_notes(const sb_tools *t, const char *home, const sb_profile *bound, sb_diag *d)
 {
 	if (!sb_tools_is_on(t, "node") && !sb_tools_is_on(t, "bun"))
@@ -198,7 +238,8 @@ void sb_tools_notes(const sb_tools *t, const char *home, const sb_profile *bound
 	struct stat st;
 	sb_eval *ev = sb_eval_new(bound, 0);
 	if (lstat(npmrc, &st) == 0 &&
-	    sb_eval_decide(ev, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY)
+	    sb_eval_decide(ev, SB_OP_FILE_READ_DATA, npmrc, SB_VNODE_REGULAR).kind == SB_DEC_DENY &&
+	    npmrc_matters(npmrc))
 		sb_diag_report(d, SB_SEV_NOTE, NULL, "npmrc",
 			       "%s is not readable in the sandbox (it may hold registry tokens): npm "
 			       "and bun inside ignore its settings (registry, scopes, auth) and use "

@@ -13,9 +13,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -122,6 +124,20 @@ static int drop_caps(sb_diag *d)
 	return 0;
 }
 
+/* The private tmpfs at `path` (masks.c): a directory, no symlink on the
+ * way, and a tmpfs, else the launch is refused.  */
+static int open_private_tmpfs(const char *path)
+{
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	struct statfs sf;
+	if (fd >= 0 && (fstatfs(fd, &sf) < 0 || sf.f_type != TMPFS_MAGIC)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
 static int build_ruleset(const sb_ll_plan *plan, const sb_ll_abi_info *ai, int *out, sb_diag *d)
 {
 	struct sb_ll_ruleset_attr attr = { 0 };
@@ -137,9 +153,25 @@ static int build_ruleset(const sb_ll_plan *plan, const sb_ll_abi_info *ai, int *
 			rights &= SB_LL_FILE_RIGHTS;
 		if (!rights)
 			continue;
+		/* a rule made at plan time without a descriptor: the private
+		 * /dev/shm the masks have just mounted (ll_plan.c) */
+		int own = r->v[i].fd < 0 ? open_private_tmpfs(r->v[i].path) : -1;
+		if (r->v[i].fd < 0 && own < 0) {
+			int e = errno;
+			sb_diag_report(d, SB_SEV_ERROR, NULL, "landlock", "rule on %s failed",
+				       r->v[i].path);
+			close(fd);
+			return fail(d, "opening the private tmpfs", e);
+		}
 		struct sb_ll_path_beneath_attr pb = { .allowed_access = rights,
-						      .parent_fd = r->v[i].fd };
-		if (sb_ll_add_rule(fd, SB_LL_RULE_PATH_BENEATH, &pb, 0) < 0) {
+						      .parent_fd = own >= 0 ? own : r->v[i].fd };
+		int added = sb_ll_add_rule(fd, SB_LL_RULE_PATH_BENEATH, &pb, 0);
+		if (own >= 0) {
+			int e = errno;
+			close(own);
+			errno = e;
+		}
+		if (added < 0) {
 			if (errno == EBADFD)   /* pseudo file system: cannot carry rules */
 				continue;
 			int e = errno;
@@ -378,7 +410,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	}
 	(void)e;
 	/* Last, so the launcher's own probe above is not reported.  */
-	if (o->trace && sb_trace_child_install(o->trace_sock, unix_block, net_block) < 0) {
+	if (o->trace && sb_trace_child_install(o->trace_sock, unix_block, net_block,
+						  plan->masks.n > 0) < 0) {
 		rc = fail(d, "installing the trace filter", errno);
 		goto out;
 	}

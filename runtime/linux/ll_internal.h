@@ -124,6 +124,7 @@ typedef struct sb_ll_mask {
 	uint64_t removed_node;     /* ... and at the node itself */
 	sb_ll_expose *expose;      /* HIDE/DEV: bound back in (re-allowed, devices) */
 	size_t nexpose;
+	bool private_shm;          /* DEV: a fresh tmpfs on /dev/shm (no --allow-shm) */
 	char *why;
 	const char *src_file;
 	int src_line;
@@ -169,6 +170,11 @@ uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point);
 /* 0: `p` is not hidden; 1: hidden by a HIDE/DEV mask (at or below its
  * node, not bound back); 2: hidden, with a bound-back path below it.  */
 int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p);
+/* For the denial trace (trace_notify.c): the rights the masks take at `p`
+ * (as sb_ll_masks_addback, the private /dev/shm excepted), and whether `p`
+ * looks absent inside (below a hidden directory, not bound back: ENOENT).  */
+uint64_t sb_ll_masks_taken(const sb_ll_masks *ms, const char *p);
+bool sb_ll_masks_absent(const sb_ll_masks *ms, const char *p);
 /* The names below `dir` that lead to a path bound back into a HIDE/DEV
  * mask: sorted, owned, deduplicated.  Inside a hidden tree every other
  * entry gets no rule, so the expander need not list it.  */

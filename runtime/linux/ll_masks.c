@@ -105,6 +105,42 @@ uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point)
 	return add;
 }
 
+static bool in_private_shm(const sb_ll_mask *m, const char *p)
+{
+	return m->kind == SB_MASK_DEV && m->private_shm && is_under(p, "/dev/shm");
+}
+
+uint64_t sb_ll_masks_taken(const sb_ll_masks *ms, const char *p)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if (in_private_shm(m, p))
+			continue;   /* its own tmpfs: the Landlock rule decides */
+		if (strcmp(p, m->path) == 0)
+			t |= m->removed_node;
+		else if (strictly_under(p, m->path) && m->kind != SB_MASK_PIN && !exposed(m, p))
+			t |= m->removed;
+	}
+	return t;
+}
+
+bool sb_ll_masks_absent(const sb_ll_masks *ms, const char *p)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		const sb_ll_mask *m = &ms->v[i];
+		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV) || !m->is_dir ||
+		    !strictly_under(p, m->path) || exposed(m, p) || in_private_shm(m, p))
+			continue;
+		bool way = false;   /* a directory on the way to a path bound back */
+		for (size_t k = 0; k < m->nexpose && !way; k++)
+			way = strictly_under(m->expose[k].path, p);
+		if (!way)
+			return true;
+	}
+	return false;
+}
+
 int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p)
 {
 	int h = 0;
@@ -286,6 +322,10 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 			m->removed = R_ALL | SB_LL_IOCTL_DEV;
 			m->removed_node = R_MODIFY | SB_LL_EXECUTE;
 			m->why = xstrdup("devices: only the allowlist is bound in");
+			/* POSIX shared memory (shm_open, Python's multiprocessing,
+			 * Criterion) gets a tmpfs of its own: it works, and nothing
+			 * in it is shared with processes outside (docs/linux.md) */
+			m->private_shm = !in->allow_shm;
 			for (size_t k = 0; k < sizeof dev_allow / sizeof *dev_allow; k++) {
 				struct stat ds;
 				if (strcmp(dev_allow[k], "/dev/shm") == 0 && !in->allow_shm)

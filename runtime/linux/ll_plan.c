@@ -775,11 +775,32 @@ static void add_device(planner *pl, const device *dv, const char *label)
 	sb_ll_rules_add(&pl->plan->r, dv->path, fd, rights, is_dir, label);
 }
 
+/* The DEV mask's private /dev/shm (masks.c) exists only once the masks
+ * are made: its rule gets no descriptor now (fd -1) and is placed on the
+ * fresh tmpfs at launch (linux_exec.c).  decide() still bounds it.  */
+static void add_private_shm(planner *pl, const device *dv)
+{
+	const sb_ll_masks *ms = &pl->plan->masks;
+	bool private = false;
+	for (size_t i = 0; i < ms->n; i++)
+		private = private || (ms->v[i].kind == SB_MASK_DEV && ms->v[i].private_shm);
+	if (!private)
+		return;
+	uint64_t all, any;
+	pl->no_forced = true;
+	classify_points(pl, dv->path, true, &all, &any);
+	pl->no_forced = false;
+	if (dv->rights & all)
+		sb_ll_rules_add(&pl->plan->r, dv->path, -1, dv->rights & all, true, "private-shm");
+}
+
 static void add_devices(planner *pl, const sb_linux_opts *o)
 {
 	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
-		if (devices[i].opt_in && !o->allow_shm)
+		if (devices[i].opt_in && !o->allow_shm) {
+			add_private_shm(pl, &devices[i]);
 			continue;
+		}
 		add_device(pl, &devices[i], "device");
 	}
 	for (size_t i = 0; i < o->nterminals; i++) {

@@ -214,6 +214,9 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		fprintf(out, ") takes %s\n", sb_ll_rights_str(m->removed_node & ai.fs_mask, b, sizeof b));
 		for (size_t k = 0; k < m->nexpose; k++)
 			fprintf(out, "  bound back %s\n", m->expose[k].path);
+		if (m->private_shm)
+			fputs("  private /dev/shm (a tmpfs of its own, nothing shared with outside)\n",
+			      out);
 	}
 	for (size_t i = 0; i < plan->nwarnings; i++)
 		fprintf(out, "warning: %s\n", plan->warnings[i]);

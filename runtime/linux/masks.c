@@ -399,6 +399,24 @@ static int apply_one(applier *a, const sb_ll_mask *m)
 	return rc;
 }
 
+/* DEV: /dev/shm as a fresh tmpfs (mode 1777, as the host's), a mount of
+ * its own, so it stays writable when the device tmpfs turns read-only.
+ * It lives and dies with the sandbox's mount namespace: shm_open() and
+ * multiprocessing work, and no segment of a process outside is visible.
+ * Its Landlock rule is placed on it at launch (linux_exec.c).  */
+static int private_shm(applier *a, int root)
+{
+	a->cur = "/dev/shm";
+	int pt = make_point(root, "shm", true);
+	if (pt < 0)
+		return failed(a, "/dev/shm", "creating the mount point of the private /dev/shm");
+	char t[32];
+	int rc = mount("tmpfs", fd_path(pt, t, sizeof t), "tmpfs", MS_NOSUID | MS_NODEV,
+		       "mode=1777");
+	close(pt);
+	return rc < 0 ? failed(a, "/dev/shm", "mounting the private /dev/shm") : 0;
+}
+
 int sb_masks_apply(const sb_ll_masks *ms, bool allow_shm, const char **what, const char **step)
 {
 	applier a = { what, step, NULL };
@@ -465,6 +483,10 @@ int sb_masks_apply(const sb_ll_masks *ms, bool allow_shm, const char **what, con
 				close(root);
 				goto out;
 			}
+		}
+		if (devm->private_shm && private_shm(&a, root) < 0) {
+			close(root);
+			goto out;
 		}
 		close(root);
 	}

@@ -56,6 +56,7 @@ typedef enum {
 	K_SYMLINK,    /* link path created */
 	K_TRUNCATE,
 	K_SOCKET,
+	K_ACCESS,     /* access(2) family: mode; with masks only (below) */
 } kind;
 
 typedef struct call {
@@ -78,6 +79,7 @@ static const call calls[] = {
 	{ __NR_rename, "rename", K_RENAME, -1, 0, -1, 1, -1 },
 	{ __NR_link, "link", K_LINK, -1, 0, -1, 1, -1 },
 	{ __NR_symlink, "symlink", K_SYMLINK, -1, -1, -1, 1, -1 },
+	{ __NR_access, "access", K_ACCESS, -1, 0, -1, -1, 1 },
 #endif
 	{ __NR_openat, "openat", K_OPEN, 0, 1, -1, -1, 2 },
 	{ __NR_openat2, "openat2", K_OPEN2, 0, 1, -1, -1, 2 },
@@ -94,6 +96,8 @@ static const call calls[] = {
 	{ __NR_symlinkat, "symlinkat", K_SYMLINK, -1, -1, 1, 2, -1 },
 	{ __NR_truncate, "truncate", K_TRUNCATE, -1, 0, -1, -1, -1 },
 	{ __NR_socket, "socket", K_SOCKET, -1, -1, -1, -1, 0 },
+	{ __NR_faccessat, "faccessat", K_ACCESS, 0, 1, -1, -1, 2 },
+	{ __NR_faccessat2, "faccessat2", K_ACCESS, 0, 1, -1, -1, 2 },
 };
 enum { NCALLS = sizeof calls / sizeof *calls };
 
@@ -104,7 +108,7 @@ enum { NCALLS = sizeof calls / sizeof *calls };
 			   (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 
-static int install_filter(bool deny_unix, bool deny_net)
+static int install_filter(bool deny_unix, bool deny_net, bool masks)
 {
 	struct sock_filter f[8 + 6 * NCALLS];
 	size_t n = 0;
@@ -114,8 +118,8 @@ static int install_filter(bool deny_unix, bool deny_net)
 	f[n++] = (struct sock_filter)LD(nr);
 	/* Each path call: equal -> notify.  socket() last, by family.  */
 	for (size_t i = 0; i < NCALLS; i++) {
-		if (calls[i].k == K_SOCKET)
-			continue;
+		if (calls[i].k == K_SOCKET || (calls[i].k == K_ACCESS && !masks))
+			continue;   /* access(2): only a mask can refuse it */
 		if (calls[i].k == K_OPEN) {
 			/* An O_PATH open is checked by no LSM hook, so Landlock
 			 * never denies it (classify_open skips it too): not sent,
@@ -147,9 +151,9 @@ static int install_filter(bool deny_unix, bool deny_net)
 			    &prog);
 }
 
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net)
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool masks)
 {
-	int lfd = install_filter(deny_unix, deny_net);
+	int lfd = install_filter(deny_unix, deny_net, masks);
 	if (lfd < 0)
 		return -1;
 	int r = sb_fd_send(sock, lfd);
@@ -190,6 +194,7 @@ struct sb_trace_notifier {
 	sb_tracer *t;
 	sb_strmap *grants;        /* path -> grant (owned, in `gv`) */
 	grant *gv;
+	const sb_ll_masks *masks; /* the plan's masks (borrowed), NULL: none */
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	size_t req_size, resp_size;
@@ -206,6 +211,7 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 	n->trunc_guard = trunc_guard;
 	n->t = t;
 	n->grants = sb_strmap_new();
+	n->masks = plan->masks.n ? &plan->masks : NULL;
 	const sb_ll_rules *r = sb_ll_plan_rules(plan);
 	n->gv = xcalloc(r->n ? r->n : 1, sizeof *n->gv);
 	size_t used = 0;
@@ -261,10 +267,8 @@ void sb_trace_notifier_set_lock(sb_trace_notifier *n, pthread_mutex_t *lock)
 /* Does the plan grant `right` on `path` (canonical)?  Landlock's rule: a
  * right on a directory covers its subtree; a rule on a file covers that
  * file.  Rights the effective ABI does not handle are never refused.  */
-static bool granted(const sb_trace_notifier *n, const char *path, uint64_t right)
+static bool rule_granted(const sb_trace_notifier *n, const char *path, uint64_t right)
 {
-	if (!(right & n->handled))
-		return true;
 	size_t len = strlen(path);
 	for (;;) {
 		void **slot = sb_strmap_slot(n->grants, path, len, false);
@@ -282,6 +286,17 @@ static bool granted(const sb_trace_notifier *n, const char *path, uint64_t right
 		if (len > 1)
 			len--;   /* drop the slash: "/a/b" -> "/a" */
 	}
+}
+
+/* ... and with masks, what the mounts take away (ll_masks.c): a path in a
+ * hidden tree is under the rule on "/", and denied by the mask.  */
+static bool granted(const sb_trace_notifier *n, const char *path, uint64_t right)
+{
+	if (!(right & n->handled))
+		return true;
+	if (n->masks && (sb_ll_masks_taken(n->masks, path) & right))
+		return false;
+	return rule_granted(n, path, right);
 }
 
 /* A NUL-terminated string from the target's memory.  Reads page by page,
@@ -520,7 +535,8 @@ static void deny(ctx *c, sb_access acc, const char *path)
 	if (!c->comm[0])
 		read_comm(c->pid, c->comm, sizeof c->comm);
 	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid,
-			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys };
+			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys,
+			.absent = c->n->masks && sb_ll_masks_absent(c->n->masks, path) };
 	sb_tracer_denied(c->n->t, &d);
 }
 
@@ -657,6 +673,26 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 			check_parent(c, p, mk, SB_ACC_CREATE);
 		break;
 	}
+	case K_ACCESS:
+		/* Landlock never refuses access(2) (docs/linux.md, L7), but a
+		 * mask does: a hidden path looks absent.  Tools probe a file
+		 * this way before they open it (git, its config and includes)
+		 * and skip it silently when it is "missing": that is the
+		 * denial to report.  */
+		if (!c->n->masks)
+			break;
+		p = resolve(a, true, &exists, &st);
+		if (p && exists) {
+			int mode = (int)d->args[k->flags];
+			bool dir = S_ISDIR(st.st_mode);
+			if (mode == F_OK && !sb_ll_masks_absent(c->n->masks, p))
+				;   /* it is there (a hidden file shows, unreadable) */
+			else if ((mode & W_OK) && !granted(c->n, p, SB_LL_WRITE_FILE))
+				deny(c, SB_ACC_WRITE, p);
+			else if (!granted(c->n, p, dir ? SB_LL_READ_DIR : SB_LL_READ_FILE))
+				deny(c, dir ? SB_ACC_LIST : SB_ACC_READ, p);
+		}
+		break;
 	case K_SOCKET:
 		break;
 	}

@@ -28,7 +28,7 @@ struct sb_ll_plan;
  * install the trace filter (socket() trapped as the plan says: AF_UNIX
  * when `deny_unix`, every other family when `deny_net`), send the
  * listener over `sock` and close both.  0, or -1 with errno.  */
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net);
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool masks);
 
 /* Parent side: receive the listener from `sock` (blocks until the child
  * sends it or exits); -1 when none came.  */
