@@ -8,7 +8,8 @@
  *   [host-model]   host rules decide, and none of the model APIs omp talks
  *                  to is allowed: omp cannot work behind this allowlist.
  *   [dead-rule]    host rules before the last `network on|off`: that
- *                  statement decides every host, they decide nothing.  */
+ *                  statement decides every host, they decide nothing.
+ *   [allowlist-off] that statement is `network on`: the allowlist is off.  */
 #include "compiler/check/check.h"
 #include "compiler/check/check_shared.h"
 
@@ -95,6 +96,21 @@ int sb_check_hosts_with(const sbx_check_shared *sh, sb_diag *d)
 	if (!nhosts) {
 		sb_egress_clear(&eg);
 		return 0;
+	}
+	/* [allowlist-off]: `network on` after host rules (a learned fragment
+	 * included after omp-allowlist.sbx) opens every host.  */
+	if (have_all && p->stmts[last_all].action == SB_ALLOW) {
+		const sbx_stmt *first = NULL;
+		for (size_t i = 0; i < last_all && !first; i++)
+			if (p->stmts[i].kind == SBX_STMT_HOSTS && p->stmts[i].action == SB_ALLOW)
+				first = &p->stmts[i];
+		if (first) {
+			sb_diag_report(d, SB_SEV_WARNING, &p->stmts[last_all].loc, "allowlist-off",
+				       "'network on;' after host rules switches the egress allowlist "
+				       "off: every host becomes reachable; to reach one more host, "
+				       "write network allow \"HOST\"; instead");
+			sb_diag_note(d, &first->loc, "the host rules it switches off start here");
+		}
 	}
 	for (size_t i = 0; have_all && i < last_all; i++) {
 		const sbx_stmt *s = &p->stmts[i];

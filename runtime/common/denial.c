@@ -1,6 +1,7 @@
 /* denial.c - the denial tracer (denial.h, docs/trace.md).  */
 #include "runtime/common/denial.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -209,15 +210,47 @@ static const sb_sensitive_entry *sensitive(const sb_tracer *t, const char *p)
  * the directory for creating and removing (Landlock checks the parent).  */
 static bool is_wide(const sb_tracer *t, const char *p);
 
-/* When creating in a wide directory (the home directory, /), the grant is
- * the new path itself, which must then exist before the launch (a Landlock
- * rule needs an existing file): tighter than granting the directory.  */
+/* Was creating `path` (or something below it) denied in this session?  */
+static bool denied_create(const sb_tracer *t, const char *path)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i]->access == SB_ACC_CREATE && sb_path_is_under(t->v[i]->path, path))
+			return true;
+	return false;
+}
+
+/* Does `dir` hold an entry this session was not denied creating?  Then a
+ * grant on `dir` would open that entry too (~/.cache holds the real
+ * ~/.cache/pip beside a new ~/.cache/mytool).  Unlistable: assume so.  */
+static bool holds_others(const sb_tracer *t, const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return true;
+	bool other = false;
+	struct dirent *de;
+	while (!other && (de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *p = sb_path_join(dir, de->d_name);
+		other = !denied_create(t, p);
+		free(p);
+	}
+	closedir(dh);
+	return other;
+}
+
+/* The grant for creating is the directory (Landlock checks the parent),
+ * unless that would be wider than what was denied: a wide directory (the
+ * home directory, /), or one that holds other entries.  Then it is the new
+ * path itself, which must exist before the launch (a Landlock rule needs
+ * an existing file).  */
 static bool create_self(const sb_tracer *t, sb_access a, const char *path)
 {
 	if (a != SB_ACC_CREATE)
 		return false;
 	char *dir = sb_path_dirname(path);
-	bool r = is_wide(t, dir);
+	bool r = is_wide(t, dir) || holds_others(t, dir);
 	free(dir);
 	return r;
 }
@@ -268,8 +301,8 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 		bool first = create_self(t, a, path);
 		r = xasprintf("OMP_SANDBOX_EXTRA_WRITE=%s%s%s%s%s", disp,
 			      s ? " (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE=1)" : "",
-			      first ? " (create it first: mkdir -p " : "", first ? disp : "",
-			      first ? ")" : "");
+			      first ? " (create it first, e.g. mkdir -p " : "", first ? disp : "",
+			      first ? ", if it is a directory)" : "");
 	} else {
 		char *tg = policy_target(t, target);
 		r = xasprintf("the policy statement `allow %s %s;`%s%s",
@@ -431,6 +464,12 @@ static void classify_connect(sb_tracer *t, entry *e)
 		e->rule_text = xstrdup(ans.text);
 }
 
+static bool unix_under_hosts(const sb_tracer *t, const entry *e)
+{
+	return !strcmp(e->path, "AF_UNIX") && t->cfg.bound &&
+	       sb_egress_filtered(&t->cfg.bound->egress);
+}
+
 static void classify(sb_tracer *t, entry *e, const char *origin)
 {
 	const sb_rule *r = NULL;
@@ -445,6 +484,17 @@ static void classify(sb_tracer *t, entry *e, const char *origin)
 	}
 	if (e->platform_only && e->detail)
 		return;   /* refused whatever the policy says: no rule decided */
+	if (e->access == SB_ACC_NETWORK && unix_under_hosts(t, e)) {
+		/* no rule of the policy: the egress namespace refuses every
+		 * UNIX socket (a pathname one would bypass the proxy) */
+		e->platform_only = true;
+		e->detail = xstrdup(
+			"with host rules every UNIX-domain socket is refused: one would bypass the "
+			"egress proxy (docs/egress.md); glibc's probe of nscd's socket, made at "
+			"each start of a shell or git, is refused harmlessly and falls back to "
+			"/etc/passwd");
+		return;
+	}
 	if (e->access == SB_ACC_NETWORK) {
 		r = t->cfg.bound ? network_rule(t->cfg.bound) : NULL;
 	} else if (t->ev) {
@@ -494,9 +544,15 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 	fputs(" \xe2\x80\x94 ", f);   /* an em dash */
 	if (e->platform_only && e->detail) {
 		/* refused whatever the policy says (the backend says why) */
-		fputs("refused on this kernel: ", f);
+		if (e->access != SB_ACC_NETWORK)
+			fputs("refused on this kernel: ", f);
 		put_text(f, e->detail);
 		fputs("; no variable allows it", f);
+	} else if (e->platform_only && sb_path_is_under(e->path, "/dev/shm")) {
+		fputs("the profile allows this, but without masks (no user or mount namespace "
+		      "here, or --mechanism complement) the sandbox has no private /dev/shm; "
+		      "sbrun --allow-shm grants the host's, shared with every process of yours "
+		      "(docs/limitations.md)", f);
 	} else if (e->platform_only) {
 		fputs("the profile allows this, but the Linux plan is narrower here "
 		      "(sbrun --plan shows which rule it could not express); no variable allows it", f);
@@ -837,13 +893,20 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	grant *v = NULL;
 	size_t n = 0, cap = 0;
 	bool network = false;
-	size_t ctl = 0;
+	size_t ctl = 0, local_sockets = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const entry *e = t->v[i];
 		if (e->platform_only)
 			continue;
 		if (e->access == SB_ACC_NETWORK) {
-			network = true;
+			/* `network on` for a refused AF_UNIX socket (a local probe,
+			 * nscd's) would open every host; under host rules it switches
+			 * the allowlist off.  Never proposed for those.  */
+			if (strcmp(e->path, "AF_UNIX") != 0 &&
+			    !(t->cfg.bound && sb_egress_filtered(&t->cfg.bound->egress)))
+				network = true;
+			else
+				local_sockets++;
 			continue;
 		}
 		if (e->access == SB_ACC_CONNECT)
@@ -879,8 +942,9 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		}
 		fputc('\n', f);
 		if (create_self(t, e->access, e->path) && !strcmp(v[i].target, e->path))
-			fputs("# a new entry of a wide directory: create it before the launch (a "
-			      "Landlock rule needs an existing path)\n", f);
+			fputs("# a new entry of a directory that also holds other things (a grant on "
+			      "the directory\n# would open them too): create it before the launch (a "
+			      "Landlock rule needs\n# an existing path)\n", f);
 		if (!strcmp(v[i].verb, "read exactly"))
 			fputs("# on macOS only: on Linux a directory's listing cannot be granted without "
 			      "its subtree, so it stays denied there\n", f);
@@ -894,6 +958,10 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	free(v);
 	if (network)
 		fputs("\n# needed: a network socket the policy denies\nnetwork on;\n", f);
+	if (local_sockets)
+		fputs("\n# A UNIX-domain socket was refused (glibc probes nscd's at each start of a\n"
+		      "# shell or git, harmlessly).  Not learned: `network on;` would open every\n"
+		      "# host, and after host rules switch the allowlist off.\n", f);
 	for (size_t i = 0; i < t->n; i++) {
 		const entry *e = t->v[i];
 		if (e->access != SB_ACC_CONNECT || has_control(e->path) || strchr(e->path, '"'))
