@@ -281,6 +281,59 @@ if "$SBC" -o "$POL/session.sb" "$POL/session.sbx" 2>"$T/chk"; then
 		pass "learn: the same session under the learned policy runs without denials"
 	else fail "learn: rerun rc=$rc: $(denials) $(grep -v tamper <<<"$err" | head -5)"; fi
 else fail "learn: the learned policy does not compile: $(cat "$T/chk")"; fi
+
+# ---- learn: never wider than the denial; a walked repository in one round;
+# no `network on` for a refused local socket ----
+mkdir -p "$H/.cache/pip" "$H/repos"
+echo cached >"$H/.cache/pip/wheel"
+git init -q --bare "$H/repos/lib.git"
+seed=$(mktemp -d /tmp/sbx-trace-seed.XXXXXX)
+git clone -q "$H/repos/lib.git" "$seed/w" 2>/dev/null
+git -C "$seed/w" -c user.email=t@example.invalid -c user.name=t commit -q --allow-empty -m seed
+git -C "$seed/w" push -q origin HEAD 2>/dev/null
+rm -rf "$seed"
+[ "$who" = "uid 65534" ] && chown -R 65534:65534 "$H/.cache" "$H/repos" 2>/dev/null
+# (git without ~/.gitconfig: that denial is the first test's)
+wide_session=(/bin/sh -c "mkdir -p $H/.cache/mytool; GIT_CONFIG_GLOBAL=/dev/null git clone -q $H/repos/lib.git $WS/clone1; true")
+run -- --learn "$T/wide.sbx" "${wide_session[@]}"
+frag=$(grep -v '^#' "$T/wide.sbx" 2>/dev/null | grep .)
+if [ "$frag" = "$(printf 'allow read write ~/.cache/mytool;\nallow read ~/repos/lib.git;')" ] ||
+	[ "$frag" = "$(printf 'allow read ~/repos/lib.git;\nallow read write ~/.cache/mytool;')" ]; then
+	pass "learn: a new ~/.cache/mytool is granted itself, not ~/.cache; the cloned repository as one grant"
+else fail "learn: wide fragment: $frag"; fi
+if grep -qF "# the whole of ~/repos/lib.git: the tool walks it" "$T/wide.sbx" &&
+	grep -qF "create it before the launch" "$T/wide.sbx"; then
+	pass "learn: the fragment says why (a walked unit; create the new entry first)"
+else fail "learn: wide comments: $(cat "$T/wide.sbx")"; fi
+cp "$T/wide.sbx" "$POL/wide.sbx"
+printf 'include "omp.sbx";\ninclude "wide.sbx";\n' >"$POL/wide-session.sbx"
+mkdir -p "$H/.cache/mytool"
+[ "$who" = "uid 65534" ] && chown 65534:65534 "$H/.cache/mytool"
+if "$SBC" -o "$POL/wide-session.sb" "$POL/wide-session.sbx" 2>"$T/chk"; then
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		"$SBRUN" --trace "$POL/wide-session.sb" /bin/sh -c "mkdir -p $H/.cache/mytool/x; GIT_CONFIG_GLOBAL=/dev/null git clone -q $H/repos/lib.git $WS/clone2; cat $H/.cache/pip/wheel" 2>"$T/err")
+	err=$(cat "$T/err")
+	if [ -d "$WS/clone2/.git" ] && [ "$(denials | wc -l)" = 1 ] && contains "$err" "denied read $H/.cache/pip/wheel"; then
+		pass "learn applied: the clone works in one round, ~/.cache/mytool is writable, ~/.cache/pip stays closed"
+	else fail "learn applied: $(ls "$WS/clone2" 2>&1 | head -2) $(denials)"; fi
+else fail "learn: the wide fragment does not compile: $(cat "$T/chk")"; fi
+rm -rf "$WS/clone1" "$WS/clone2"
+printf 'include "omp.sbx";\nallow read write ~/.cache;\n' >"$POL/widens.sbx"
+if "$SBC" --check "$POL/widens.sbx" >"$T/chk" 2>&1 && grep -qF "[widens]" "$T/chk" &&
+	grep -qF "allow read and write ~/.cache also opens everything beside ~/.cache/omp-sandbox" "$T/chk"; then
+	pass "sbc --check warns [widens] on allow read write ~/.cache (the cache preset kept the rest closed)"
+else fail "check widens: $(cat "$T/chk")"; fi
+run OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_TRACE=1 -- --learn "$T/net.sbx" /bin/sh -c "id >/dev/null; true"
+if ! grep -q '^network on;' "$T/net.sbx" &&
+	{ ! contains "$err" "denied network AF_UNIX" || contains "$err" "with host rules every UNIX-domain socket is refused"; } &&
+	! contains "$err" "network AF_UNIX — omp-allowlist.sbx"; then
+	pass "allowlist: a refused AF_UNIX socket (nscd's probe) is explained, not blamed on a host rule, and never learned as network on"
+else fail "allowlist AF_UNIX: $(denials) / $(grep -v '^#' "$T/net.sbx")"; fi
+cp "$root/examples/omp-allowlist.sbx" "$POL/omp-allowlist.sbx"
+printf 'include "omp-allowlist.sbx";\nnetwork on;\n' >"$POL/allow-on.sbx"
+if "$SBC" --check "$POL/allow-on.sbx" >"$T/chk" 2>&1 && grep -qF "[allowlist-off]" "$T/chk"; then
+	pass "sbc --check warns [allowlist-off] on network on after the host rules"
+else fail "check allowlist-off: $(cat "$T/chk")"; fi
 printf 'include "omp.sbx";\nallow read exactly home;\n' >"$POL/list.sbx"
 "$SBC" -o "$POL/list.sb" "$POL/list.sbx" 2>/dev/null
 out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \

@@ -108,8 +108,9 @@ static void check_widens(const sbx_check_shared *sh, sb_diag *d)
 					continue;
 				for (size_t u = 0; u < pp->count[k] && !narrow; u++) {
 					const sbx_place *c = &pp->of[k][u];
+					bool same_node = c->kind == a->kind && !strcmp(c->path, a->path);
 					if ((c->kind == SBX_PLACE_ABS || c->kind == SBX_PLACE_ROOT) &&
-					    sbx_place_covers(a, c, false) == SBX_YES &&
+					    !same_node && sbx_place_covers(a, c, false) == SBX_YES &&
 					    sbx_place_covers(c, a, false) != SBX_YES) {
 						narrow = o;
 						b = c;

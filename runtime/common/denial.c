@@ -733,6 +733,7 @@ typedef struct grant {
 	const char *verb;          /* "read", "write", "exec" */
 	const entry *why;          /* the first denial it answers */
 	size_t nwhy;
+	bool unit;                 /* widened to the unit the tool walks */
 } grant;
 
 static int cmp_grant(const void *a, const void *b)
@@ -801,7 +802,7 @@ static void add_grant(grant **v, size_t *n, size_t *cap, char *target, const cha
 		*cap = *cap ? 2 * *cap : 16;
 		*v = xrealloc(*v, *cap * sizeof **v);
 	}
-	(*v)[(*n)++] = (grant){ target, verb, why, 1 };
+	(*v)[(*n)++] = (grant){ target, verb, why, 1, false };
 }
 
 static void group_by_dir(const sb_tracer *t, grant *v, size_t *n)
@@ -844,6 +845,77 @@ static void group_by_dir(const sb_tracer *t, grant *v, size_t *n)
 	}
 }
 
+/* The directory a tool walks as a whole, around `p`: a git repository (a
+ * bare one: HEAD, objects and refs; or the worktree holding a `.git`), a
+ * package or project (package.json, pyvenv.cfg, Cargo.toml, go.mod).  A
+ * tool that fails on its first file fails one file per round, so a grant
+ * of that file alone takes as many rounds as the tool has files to read
+ * (nine for a clone); the whole unit takes one.  Only strictly inside the
+ * home directory, never the home itself or a sensitive place.  NULL when
+ * `p` is in no such unit.  */
+static bool has(const char *dir, const char *name)
+{
+	char *q = sb_path_join(dir, name);
+	struct stat st;
+	bool r = lstat(q, &st) == 0;
+	free(q);
+	return r;
+}
+
+static char *walked_unit(const sb_tracer *t, const char *p)
+{
+	const char *h = t->cfg.home;
+	if (!h || !sb_path_is_strictly_under(p, h))
+		return NULL;
+	char *dir = sb_path_dirname(p);
+	while (dir && sb_path_is_strictly_under(dir, h)) {
+		const char *base = strrchr(dir, '/') + 1;
+		char *unit = NULL;
+		if (!strcmp(base, ".git"))
+			unit = sb_path_dirname(dir);
+		else if ((has(dir, "HEAD") && has(dir, "objects") && has(dir, "refs")) ||
+			 has(dir, ".git") || has(dir, "package.json") || has(dir, "pyvenv.cfg") ||
+			 has(dir, "Cargo.toml") || has(dir, "go.mod"))
+			unit = xstrdup(dir);
+		if (unit) {
+			free(dir);
+			if (!sb_path_is_strictly_under(unit, h) || sensitive(t, unit)) {
+				free(unit);
+				return NULL;
+			}
+			return unit;
+		}
+		char *up = sb_path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+	free(dir);
+	return NULL;
+}
+
+/* Grants on files inside a walked unit become one grant on the unit.  */
+static void group_by_unit(const sb_tracer *t, grant *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(v[i].verb, "exec") || !strcmp(v[i].verb, "read exactly") ||
+		    sensitive(t, v[i].target))
+			continue;
+		char *u = walked_unit(t, v[i].target);
+		/* a unit the profile opens already (the workspace) holds a deny
+		 * of its own (.git/hooks): that one is never widened */
+		sb_op op = strstr(v[i].verb, "write") ? SB_OP_FILE_WRITE_DATA : SB_OP_FILE_READ_DATA;
+		if (u && t->ev && sb_eval_decide(t->ev, op, u, SB_VNODE_DIRECTORY).kind == SB_DEC_ALLOW) {
+			free(u);
+			u = NULL;
+		}
+		if (!u)
+			continue;
+		v[i].unit = true;
+		free(v[i].target);
+		v[i].target = u;
+	}
+}
+
 /* Drop grants inside another grant of the same verb.  */
 static void drop_covered(grant *v, size_t *n)
 {
@@ -854,6 +926,26 @@ static void drop_covered(grant *v, size_t *n)
 			covered = k != i && !strcmp(v[k].verb, v[i].verb) &&
 				  sb_path_is_strictly_under(v[i].target, v[k].target);
 		if (covered) {
+			free(v[i].target);
+			continue;
+		}
+		v[w++] = v[i];
+	}
+	*n = w;
+}
+
+/* Equal grants (two files of one unit) become one.  */
+static void dedup(grant *v, size_t *n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++) {
+		size_t k = 0;
+		while (k < w && !(strcmp(v[k].verb, v[i].verb) == 0 &&
+				  strcmp(v[k].target, v[i].target) == 0))
+			k++;
+		if (k < w) {
+			v[k].nwhy += v[i].nwhy;
+			v[k].unit = v[k].unit || v[i].unit;
 			free(v[i].target);
 			continue;
 		}
@@ -918,8 +1010,10 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		char *target = grant_target_t(t, e->access, e->path);
 		add_grant(&v, &n, &cap, target, write_verb(t, e->access, target), e);
 	}
+	group_by_unit(t, v, n);
 	group_by_dir(t, v, &n);
 	drop_covered(v, &n);
+	dedup(v, &n);
 	if (n > 1)   /* only connect denials: v is NULL, and qsort(NULL, 0) is undefined */
 		qsort(v, n, sizeof *v, cmp_grant);
 	for (size_t i = 0; i < n; i++) {
@@ -945,6 +1039,14 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 			fputs("# a new entry of a directory that also holds other things (a grant on "
 			      "the directory\n# would open them too): create it before the launch (a "
 			      "Landlock rule needs\n# an existing path)\n", f);
+		if (v[i].unit) {
+			fputs("# the whole of ", f);
+			char *ud = display_path(t, v[i].target);
+			put_text(f, ud);
+			free(ud);
+			fputs(": the tool walks it (a repository or a project), so one file a round "
+			      "would take a round a file\n", f);
+		}
 		if (!strcmp(v[i].verb, "read exactly"))
 			fputs("# on macOS only: on Linux a directory's listing cannot be granted without "
 			      "its subtree, so it stays denied there\n", f);
