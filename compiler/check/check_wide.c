@@ -92,7 +92,9 @@ static void check_widens(const sbx_check_shared *sh, sb_diag *d)
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		unsigned acc = s->access & (SBX_ACC_READ | SBX_ACC_WRITE);
-		if (s->kind != SBX_STMT_RULE || s->action != SB_ALLOW || !acc || !s->ntargets)
+		/* an acknowledged grant was meant as it stands */
+		if (s->kind != SBX_STMT_RULE || s->action != SB_ALLOW || !acc || !s->ntargets ||
+		    s->acks)
 			continue;
 		for (size_t t = 0; t < pp->count[i]; t++) {
 			const sbx_place *a = &pp->of[i][t];
