@@ -4,8 +4,10 @@
 # make and cc run under omp-sandboxed with NO extra variable, from a
 # workspace inside a throwaway home that looks real (tests/lib/fakehome.sh:
 # private mount namespace, tmpfs /home).  Packages come from local sources
-# only (a tarball made by `npm pack`, a wheel built in the test and installed
-# with --no-index --find-links).  Each task must work; no secret's canary may
+# (a tarball made by `npm pack`, a wheel built in the test and installed
+# with --no-index --find-links); at the end, the real registries where this
+# machine reaches them (npm; node-gyp's headers, pip: SKIP with the reason
+# where not), run with the documented `omp-sandboxed --sandbox-run`.  Each task must work; no secret's canary may
 # ever appear; the user's real caches and configuration files must be
 # byte-identical afterwards (sha256).  Runs as root, then again as uid 65534.
 # Exit 0 pass, 77 skip, 1 fail.
@@ -351,5 +353,73 @@ if [ $r = 2 ] && grep -q "$H/.ssh" <<<"$out" && grep -q 'bindings: this machine'
 	pass "sbc diff names this machine's paths (~/.ssh widening: exit 2)"
 else fail "sbc diff on this machine (exit $r): $(head -c 600 <<<"$out")"; fi
 
-echo "workloads [$me]: $npass passed, $nfail failed"
+# ---- POSIX shared memory: the sandbox's private /dev/shm (docs/linux.md) ----
+marker=/dev/shm/sbx-outside-$$-$RANDOM
+echo outside >"$marker"
+run_plain() { # ARGS...: the documented plain-command form (docs/omp-sandboxed.md)
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$PATHV" HOME="$H" USER="$me" LANG=C.UTF-8 \
+		TERM=dumb "$@" 2>&1)
+	rc=$?
+}
+run_plain "$OS" --sandbox-run /usr/bin/python3 -c "
+import multiprocessing, os
+from multiprocessing import shared_memory
+print('pool', multiprocessing.Pool(2).map(abs, [-1, -2]))
+m = shared_memory.SharedMemory(create=True, size=16, name='sbx-inside-$$')
+print('shm', os.path.exists('/dev/shm/sbx-inside-$$'), os.path.exists('$marker'))
+m.close(); m.unlink()
+open('/dev/shm/sbx-left-$$', 'w').write('x')
+"
+if [ $rc = 0 ] && grep -qx 'pool \[1, 2\]' <<<"$out" && grep -qx 'shm True False' <<<"$out" &&
+	[ ! -e /dev/shm/sbx-left-$$ ] && [ "$(cat "$marker")" = outside ]; then
+	pass "multiprocessing.Pool and shm_open work in a private /dev/shm: nothing from outside seen, nothing left outside"
+else fail "private /dev/shm (exit $rc): $(tail -c 600 <<<"$out")"; fi
+rm -f "$marker" /dev/shm/sbx-left-$$
+
+# ---- the real registries, where this machine reaches them (else SKIP) ----
+# The workloads above use local sources only; these fetch for real, with
+# the network open (the default) and through the allowlist's egress proxy
+# (OMP_SANDBOX_NETWORK=allowlist, examples/omp-allowlist.sbx).  The probe
+# runs outside the sandbox.
+nskip=${nskip:-0}
+skip() { echo "SKIP: [$me] $*"; nskip=$((nskip + 1)); }
+reach() { /usr/bin/curl -s -o /dev/null -m 10 -w '%{http_code}' "$1" 2>/dev/null | grep -q '^[23]'; }
+if [ ! -x /usr/bin/curl ]; then
+	skip "real registries: /usr/bin/curl missing, reachability unknown"
+elif ! reach https://registry.npmjs.org/is-number; then
+	skip "npm from registry.npmjs.org: not reachable from this machine"
+else
+	for mode in open allowlist; do
+		d=$H/proj/real-$mode
+		mkdir -p "$d"
+		run_plain OMP_SANDBOX_NETWORK=$mode OMP_SANDBOX_WORKSPACE="$d" "$OS" --sandbox-run /bin/sh -c "
+			cd '$d' && npm init -y >/dev/null &&
+			npm install --no-audit --no-fund --loglevel=error is-even@1.0.0 &&
+			node -e 'console.log(\"is-even(4)=\" + require(\"is-even\")(4))' &&
+			ls node_modules | sort | tr '\n' ' '"
+		if [ $rc = 0 ] && grep -qx 'is-even(4)=true' <<<"$out" && grep -q 'is-number' <<<"$out"; then
+			pass "npm install from registry.npmjs.org (a tree of $(ls "$d/node_modules" | wc -l) packages), network $mode"
+		else fail "npm from the registry, network $mode (exit $rc): $(tail -c 800 <<<"$out")"; fi
+	done
+fi
+gyp=$(ls -d /usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js /usr/share/nodejs/node-gyp/bin/node-gyp.js 2>/dev/null | head -n 1)
+if [ -z "$gyp" ]; then
+	skip "node-gyp headers: node-gyp is not installed"
+elif ! reach https://nodejs.org/dist/index.json; then
+	skip "node-gyp headers from nodejs.org: not reachable from this machine (allowed by omp-allowlist.sbx)"
+else
+	run_plain OMP_SANDBOX_NETWORK=allowlist "$OS" --sandbox-run /bin/sh -c \
+		"node '$gyp' install --devdir='$H/proj/gyp' >/dev/null && ls '$H/proj/gyp'/*/include/node/node.h"
+	ok_if "node-gyp fetches the node headers from nodejs.org through the allowlist"
+fi
+if ! reach https://pypi.org/simple/; then
+	skip "pip from pypi.org: not reachable from this machine (allowed by omp-allowlist.sbx)"
+else
+	run_plain OMP_SANDBOX_NETWORK=allowlist "$OS" --sandbox-run /bin/sh -c \
+		"cd '$H/proj' && python3 -m venv pypi-venv && pypi-venv/bin/pip install -q six &&
+		 pypi-venv/bin/python -c 'import six; print(\"six\", six.__version__)'"
+	ok_if "pip installs from pypi.org through the allowlist"
+fi
+
+echo "workloads [$me]: $npass passed, $nfail failed, $nskip skipped"
 [ $nfail = 0 ]
