@@ -62,6 +62,23 @@ if has "$out" "argv[1]=--auto-approve" && has "$out" "argv[2]=hello"; then pass 
 run OMP_SANDBOX_YOLO=true -- hello
 if has "$out" "argv[1]=hello"; then pass "OMP_SANDBOX_YOLO=true is off (only exactly 1)"; else fail "YOLO=true: $out"; fi
 
+# ---- a plain command: omp-sandboxed --sandbox-run (docs/omp-sandboxed.md) ----
+out=$(cd "$H/proj" && /usr/bin/env -i PATH=/usr/bin:/bin HOME=$H TERM=dumb OMP_SANDBOX_YOLO=1 \
+	"$OS" --sandbox-run /bin/sh -c 'echo "marker=$OMP_SANDBOX args=$*"; cat ~/.ssh/id_rsa; echo x > f.txt; exit 5' sh a 'b c' 2>"$T/err")
+rc=$?
+err=$(cat "$T/err")
+if [ $rc = 5 ] && has "$out" "marker=landlock args=a b c" && contains "$err" "id_rsa" &&
+	! contains "$out" "secret" && [ -e "$H/proj/f.txt" ]; then
+	pass "--sandbox-run CMD: a plain command under the same sandbox, no omp needed, no --auto-approve, its status back"
+else fail "--sandbox-run (rc=$rc): $out / $err"; fi
+rm -f "$H/proj/f.txt"
+out=$(/usr/bin/env -i PATH=/usr/bin:/bin HOME=$H "$OS" --sandbox-run 2>&1)
+rc=$?
+if [ $rc = 2 ] && contains "$out" "--sandbox-run needs a command"; then pass "--sandbox-run without a command: usage error (2)"
+else fail "--sandbox-run alone (rc=$rc): $out"; fi
+run -- --sandbox-run-x
+if has "$out" "argv[1]=--sandbox-run-x"; then pass "an omp argument that only starts like --sandbox-run goes to omp"; else fail "--sandbox-run-x: $out"; fi
+
 # ---- environment ----
 run SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so NODE_OPTIONS=--x EDITOR=vi -- x
 envs=$(grep '^env=' <<<"$out" | sed 's/^env=//' | cut -d= -f1 | tr '\n' ' ')
