@@ -176,6 +176,22 @@ for ID in root user; do
 	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SBRUN" --plan $P/omp.sb 2>&1)
 	check "[$ID] --plan names the masks" \
 		bash -c 'grep -q "^# mechanism: masks" <<<"$1" && grep -q "^mask hide-dir  $2 " <<<"$1"' _ "$out" "$H"
+	check "[$ID] --plan: a private /dev/shm and its rule" \
+		bash -c 'grep -q "^  private /dev/shm" <<<"$1" && grep -q "^rule private-shm /dev/shm .*make_reg" <<<"$1"' _ "$out"
+
+	# ---- /dev/shm: private with masks; without them denied, and the trace says why ----
+	shm_py='import multiprocessing; print("POOL", multiprocessing.Pool(2).map(abs, [-3]))'
+	out=$(run omp "python3 -c '$shm_py'; mount | grep -c ' /dev/shm ' ")
+	check "[$ID] masks: multiprocessing.Pool works (a tmpfs of its own on /dev/shm)" \
+		bash -c 'grep -q "POOL \[3\]" <<<"$1"' _ "$out"
+	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SHIM" "$SBRUN" --trace $P/omp.sb -- \
+		/usr/bin/python3 -c "$shm_py" 2>&1)
+	check "[$ID] no namespaces: /dev/shm is denied, and the trace names the cause and --allow-shm, not 'no variable'" \
+		bash -c '! grep -q POOL <<<"$1" && grep -q "denied .* /dev/shm.* without masks .* no private /dev/shm; sbrun --allow-shm" <<<"$1" &&
+			! grep "/dev/shm" <<<"$1" | grep -q "no variable allows it"' _ "$out"
+	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$SHIM" "$SBRUN" --allow-shm $P/omp.sb -- \
+		/usr/bin/python3 -c "$shm_py" 2>&1)
+	check "[$ID] no namespaces, --allow-shm: the host's /dev/shm, and the Pool works" grep -q "POOL \[3\]" <<<"$out"
 done
 
 # ---- the cookbook's recipes, run from the text of docs/cookbook.md ----
