@@ -79,6 +79,17 @@ else fail "--sandbox-run alone (rc=$rc): $out"; fi
 run -- --sandbox-run-x
 if has "$out" "argv[1]=--sandbox-run-x"; then pass "an omp argument that only starts like --sandbox-run goes to omp"; else fail "--sandbox-run-x: $out"; fi
 
+# ---- "denied looks absent", said once to a person (a terminal), where masks make it so ----
+if [ -x /usr/bin/script ]; then
+	tty_out=$(cd "$H/proj" && /usr/bin/script -qec "/usr/bin/env -i PATH=/usr/bin:/bin HOME=$H TERM=dumb NO_COLOR=1 $OS --sandbox-run /bin/true" /dev/null)
+	tty_traced=$(cd "$H/proj" && /usr/bin/script -qec "/usr/bin/env -i PATH=/usr/bin:/bin HOME=$H TERM=dumb NO_COLOR=1 OMP_SANDBOX_TRACE=1 $OS --sandbox-run /bin/true" /dev/null)
+	run -- x
+	if [ "$(grep -c 'that the policy denies look absent in this sandbox' <<<"$tty_out")" = 1 ] &&
+		! contains "$err" "look absent" && ! contains "$tty_traced" "look absent"; then
+		pass "masks: one note at launch on a terminal that denied home files look absent; none in scripts or traced (complement: EACCES)"
+	else fail "look-absent note: tty=[$tty_out] traced=[$tty_traced] err=[$err]"; fi
+else skip "look-absent note: /usr/bin/script (a terminal) is not installed"; fi
+
 # ---- environment ----
 run SECRET_TOKEN=s3cret LD_PRELOAD=/nonexistent.so NODE_OPTIONS=--x EDITOR=vi -- x
 envs=$(grep '^env=' <<<"$out" | sed 's/^env=//' | cut -d= -f1 | tr '\n' ' ')

@@ -368,6 +368,25 @@ static sb_profile *load_profile(const sb_run_cfg *cfg, const sb_prep *prep, sb_n
 	return prof;
 }
 
+/* Where the masks hide the home, a denied file there looks absent (ENOENT),
+ * not refused: tools then say "does not exist" or skip it without a word.
+ * Said once a launch, in one sentence, to a person (a terminal on stderr):
+ * not on every scripted run.  */
+static void say_absent(const sb_ll_plan *plan, const sb_prep *prep, sb_diag *d)
+{
+	if (!isatty(2) || !prep->home)
+		return;
+	char *probe = sb_path_join(prep->home, ".sbx-no-such-entry");
+	bool absent = sb_ll_plan_looks_absent(plan, probe);
+	free(probe);
+	if (absent)
+		sb_diag_note(d, NULL,
+			     "files in your home directory that the policy denies look absent in "
+			     "this sandbox (\"No such file or directory\", \"repository does not "
+			     "exist\"), they are not refused; OMP_SANDBOX_TRACE=1 names each one and "
+			     "its fix (docs/trace.md)");
+}
+
 static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
 		  const sb_prep *prep, const char *cmd, const char *sandbox_exec,
 		  const sb_linux_opts *lo, sb_diag *d)
@@ -482,6 +501,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		sb_linux_opts lopts = *lo;
 		lopts.egress = egress ? &l.bound->egress : NULL;
 		rc = sb_ll_plan_build(l.bound, &lopts, &plan, d);
+		if (rc == 0 && plan)
+			say_absent(plan, prep, d);
 		if (rc == 0 && plan && traced) {
 			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL, d);
 		} else if (rc == 0 && plan) {

@@ -61,6 +61,9 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
  * source line (sbrun --plan).  */
 void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out);
 size_t sb_ll_plan_rule_count(const sb_ll_plan *plan);
+/* Do the plan's masks hide `path` so that it looks absent inside (below a
+ * hidden directory, not bound back)?  False without masks.  */
+bool sb_ll_plan_looks_absent(const sb_ll_plan *plan, const char *path);
 void sb_ll_plan_free(sb_ll_plan *plan);
 
 /* The launch steps (close fds, drop caps, NNP, seccomp, restrict, exec).

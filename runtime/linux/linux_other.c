@@ -34,6 +34,13 @@ size_t sb_ll_plan_rule_count(const sb_ll_plan *plan)
 	return 0;
 }
 
+bool sb_ll_plan_looks_absent(const sb_ll_plan *plan, const char *path)
+{
+	(void)plan;
+	(void)path;
+	return false;
+}
+
 void sb_ll_plan_free(sb_ll_plan *plan)
 {
 	(void)plan;

@@ -245,4 +245,9 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		}
 }
 
+bool sb_ll_plan_looks_absent(const sb_ll_plan *plan, const char *path)
+{
+	return plan && plan->masks.n && sb_ll_masks_absent(&plan->masks, path);
+}
+
 #endif /* __linux__ */
