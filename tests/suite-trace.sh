@@ -120,6 +120,19 @@ else
 	skip "npm is not installed"
 fi
 
+# ---- whole lines: the report is out before the tool hears of the denial,
+# so it never lands inside the tool's own message (cat writes "cat: ",
+# the name and the reason in pieces) ----
+mixed=0
+for i in 1 2 3 4 5 6 7 8; do
+	run OMP_SANDBOX_TRACE=1 -- /bin/sh -c "cat $H/.ssh/id_rsa; cat $H/.ssh/id_rsa.$i; ls $H/.ssh/x$i"
+	if grep -q '.sandbox: denied' <<<"$err" || ! grep -qE '^cat: .*/id_rsa: (Permission denied|No such file or directory)$' <<<"$err"; then
+		mixed=$((mixed + 1))
+	fi
+done
+if [ $mixed = 0 ]; then pass "whole lines: in 8 runs no report landed inside a tool's message"
+else fail "whole lines: $mixed of 8 runs mixed a report into a tool's message: ${err:0:400}"; fi
+
 # ---- 3. cat ~/.ssh/id_rsa, 4. a write outside the workspace ----
 run OMP_SANDBOX_TRACE=1 -- cat "$H/.ssh/id_rsa"
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.ssh/id_rsa (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [cat pid " &&

@@ -781,16 +781,15 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 	if (k && k->k == K_SOCKET) {
 		/* The one answer that is not "continue": the same refusal the
 		 * launch filter gives when the trace is off.  */
-		respond(n, n->req->id, EPERM);
 		ctx c = { .n = n, .pid = pid, .sys = "socket" };
 		lock(n);
 		deny(&c, SB_ACC_NETWORK, family_name((int)d->args[0]));
 		unlock(n);
+		respond(n, n->req->id, EPERM);   /* after the report: whole lines */
 		return 0;
 	}
 	/* Read what lives in the caller (its memory, cwd, dirfds) while it
-	 * waits, then let it go on at once: the classification runs while the
-	 * caller's call proceeds (its name is read at a denial only).  */
+	 * waits (its name is read at a denial only).  */
 	arg_path *a = n->a, *b = n->b;
 	uint64_t open2_flags = 0;
 	bool readable = true;
@@ -810,16 +809,22 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 	bool guarded = k && n->trunc_guard &&
 		       (k->k == K_TRUNCATE ||
 			(k->k == K_OPEN && sb_seccomp_trunc_refused(d->args[k->flags])));
-	respond(n, n->req->id, guarded ? EPERM : 0);
-	if (!k)
+	if (!k) {
+		respond(n, n->req->id, 0);
 		return 0;
+	}
+	/* Classified, and a denial reported, before the caller goes on: the
+	 * report's line is out before the tool can start its own message
+	 * about the failure, so it never lands inside one ("cat: " ... ": No
+	 * such file") on a shared terminal (docs/trace.md).  */
 	lock(n);
 	classify_answered(n, k, d, pid, guarded, readable, open2_flags);
 	unlock(n);
+	respond(n, n->req->id, guarded ? EPERM : 0);
 	return 0;
 }
 
-/* After the answer: report what the plan refuses (the tracer's lock held). */
+/* Before the answer: report what the plan refuses (the tracer's lock held). */
 static void classify_answered(sb_trace_notifier *n, const call *k, const struct seccomp_data *d,
 			      pid_t pid, bool guarded, bool readable, uint64_t open2_flags)
 {
