@@ -9,12 +9,18 @@ _omp_sandboxed()
 		case $cur in
 		-*)
 			while IFS= read -r w; do COMPREPLY+=("$w"); done \
-				< <(compgen -W "--self-test --print-profile --sandbox-help --sandbox-version --auto-approve --version --help" -- "$cur")
+				< <(compgen -W "--self-test --print-profile --sandbox-run --sandbox-help --sandbox-version --auto-approve --version --help" -- "$cur")
 			return 0 ;;
 		esac
 	fi
 	case ${COMP_WORDS[1]} in
 	--self-test|--print-profile|--sandbox-help|--sandbox-version) return 0 ;;
+	--sandbox-run)
+		# the command, then its own arguments (files)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -c -- "$cur")
+			return 0
+		fi ;;
 	esac
 	compopt -o filenames 2>/dev/null || true
 	while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$cur")

@@ -261,7 +261,7 @@ if command -v bash >/dev/null; then
 	expect_bash "sbrun command after --" $C _sbrun "sbrun prof.sb -- ba" bash
 	expect_bash "sbrun command arguments are files" $C _sbrun "sbrun prof.sb bash no" notes.txt
 	C=completions/omp-sandboxed.bash
-	expect_bash "omp-sandboxed options" $C _omp_sandboxed "omp-sandboxed --" --self-test --print-profile --sandbox-help --sandbox-version
+	expect_bash "omp-sandboxed options" $C _omp_sandboxed "omp-sandboxed --" --self-test --print-profile --sandbox-run --sandbox-help --sandbox-version
 	expect_bash "omp-sandboxed forwards file arguments" $C _omp_sandboxed "omp-sandboxed x no" notes.txt
 	for f in completions/*.bash; do
 		if bash -n "$f" && grep -q "^complete -F" "$f"; then pass "bash -n $f"; else fail "bash -n $f"; fi
