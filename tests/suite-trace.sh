@@ -308,7 +308,11 @@ rm -rf "$seed"
 [ "$who" = "uid 65534" ] && chown -R 65534:65534 "$H/.cache" "$H/repos" 2>/dev/null
 # (git without ~/.gitconfig: that denial is the first test's)
 wide_session=(/bin/sh -c "mkdir -p $H/.cache/mytool; GIT_CONFIG_GLOBAL=/dev/null git clone -q $H/repos/lib.git $WS/clone1; true")
-run -- --learn "$T/wide.sbx" "${wide_session[@]}"
+run OMP_SANDBOX_TRACE=1 -- --learn "$T/wide.sbx" "${wide_session[@]}"
+if contains "$err" "denied read $H/repos/lib.git/HEAD — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/repos/lib.git [git pid" &&
+	contains "$err" "denied create $H/.cache/mytool — omp.sbx:16 \"deny write\"; to allow: OMP_SANDBOX_EXTRA_WRITE=~/.cache/mytool (create it first"; then
+	pass "trace: the fix names the repository git walks, and the new ~/.cache/mytool itself (not ~/.cache)"
+else fail "trace fixes for a walked unit / a new entry: $(denials)"; fi
 frag=$(grep -v '^#' "$T/wide.sbx" 2>/dev/null | grep .)
 if [ "$frag" = "$(printf 'allow read write ~/.cache/mytool;\nallow read ~/repos/lib.git;')" ] ||
 	[ "$frag" = "$(printf 'allow read ~/repos/lib.git;\nallow read write ~/.cache/mytool;')" ]; then

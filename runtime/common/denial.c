@@ -273,6 +273,8 @@ static bool is_write(sb_access a)
 	       a == SB_ACC_TRUNCATE;
 }
 
+static char *unit_for(const sb_tracer *t, bool write, const char *target);
+
 char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 {
 	if (a == SB_ACC_CONNECT)
@@ -282,6 +284,12 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 	if (a == SB_ACC_NETWORK)
 		return xstrdup("the policy's `network on;` (or a host in the egress allowlist)");
 	char *target = grant_target_t(t, a, path);
+	/* what the tool walks, as --learn grants it: one round, not one a file */
+	char *unit = a != SB_ACC_LIST && a != SB_ACC_EXEC ? unit_for(t, is_write(a), target) : NULL;
+	if (unit) {
+		free(target);
+		target = unit;
+	}
 	char *disp = display_path(t, target);
 	const sb_sensitive_entry *s = sensitive(t, target);
 	bool wide = is_wide(t, target);
@@ -298,7 +306,7 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 		r = xasprintf("OMP_SANDBOX_EXTRA_READ=%s%s", disp,
 			      s ? " (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1)" : "");
 	} else if (is_write(a) && t->cfg.extra_write_var && !wide) {
-		bool first = create_self(t, a, path);
+		bool first = !unit && create_self(t, a, path);
 		r = xasprintf("OMP_SANDBOX_EXTRA_WRITE=%s%s%s%s%s", disp,
 			      s ? " (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE=1)" : "",
 			      first ? " (create it first, e.g. mkdir -p " : "", first ? disp : "",
@@ -893,21 +901,29 @@ static char *walked_unit(const sb_tracer *t, const char *p)
 	return NULL;
 }
 
+/* The unit to grant instead of `target` (NULL: none): not for a sensitive
+ * target, nor for a unit the profile opens already (the workspace), which
+ * holds a deny of its own (.git/hooks) that is never widened.  */
+static char *unit_for(const sb_tracer *t, bool write, const char *target)
+{
+	if (sensitive(t, target))
+		return NULL;
+	char *u = walked_unit(t, target);
+	sb_op op = write ? SB_OP_FILE_WRITE_DATA : SB_OP_FILE_READ_DATA;
+	if (u && t->ev && sb_eval_decide(t->ev, op, u, SB_VNODE_DIRECTORY).kind == SB_DEC_ALLOW) {
+		free(u);
+		u = NULL;
+	}
+	return u;
+}
+
 /* Grants on files inside a walked unit become one grant on the unit.  */
 static void group_by_unit(const sb_tracer *t, grant *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(v[i].verb, "exec") || !strcmp(v[i].verb, "read exactly") ||
-		    sensitive(t, v[i].target))
+		if (!strcmp(v[i].verb, "exec") || !strcmp(v[i].verb, "read exactly"))
 			continue;
-		char *u = walked_unit(t, v[i].target);
-		/* a unit the profile opens already (the workspace) holds a deny
-		 * of its own (.git/hooks): that one is never widened */
-		sb_op op = strstr(v[i].verb, "write") ? SB_OP_FILE_WRITE_DATA : SB_OP_FILE_READ_DATA;
-		if (u && t->ev && sb_eval_decide(t->ev, op, u, SB_VNODE_DIRECTORY).kind == SB_DEC_ALLOW) {
-			free(u);
-			u = NULL;
-		}
+		char *u = unit_for(t, strstr(v[i].verb, "write") != NULL, v[i].target);
 		if (!u)
 			continue;
 		v[i].unit = true;
