@@ -641,7 +641,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			      * mask hides looks absent (ENOENT), not denied, and would go
 			      * unreported; tracing picks the complement unless told. */
 			     .mechanism = (cfg->trace || cfg->learn_file) && cfg->mechanism == SB_LL_MECH_AUTO
-						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism };
+						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism,
+			     .gate = cfg->write_gate };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_LAUNCH:
