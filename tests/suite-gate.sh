@@ -183,6 +183,17 @@ for ID in root user; do
 	check "[$ID] --write-gate off: back to masks and the narrowing, said" \
 		bash -c 'grep -q "new files cannot be created directly in $2/proj" <<<"$1"' _ "$out" "$H"
 
+	# ---- traced: the same refusals, each reported with its policy line ----
+	make_home
+	out=$(cd "$H/proj" && as_id env -i PATH=/mnt:/usr/bin:/bin HOME="$H" LANG=C "$TSBRUN" --trace $P/gate.sb -- \
+		/bin/bash --noprofile --norc -c 'gate_probe open-creat .envrc; gate_probe mkdir .vscode; gate_probe open-write .git/config; gate_probe open-creat fine; cat a.txt >/dev/null && echo READ-OK' 2>&1)
+	line=$(grep -n 'exactly workspace/.git$' $P/gate.sbx | cut -d: -f1)
+	check "[$ID] traced: the gate's refusals are the same, each reported with the policy line" \
+		bash -c '[ "$(grep -c ": EACCES$" <<<"$1")" -eq 3 ] && grep -q "^open-creat: ok$" <<<"$1" && grep -q READ-OK <<<"$1" &&
+			grep -q "denied create $2/proj/.envrc — gate.sbx:$3" <<<"$1" && grep -q "denied create $2/proj/.vscode — gate.sbx:$3" <<<"$1" &&
+			grep -q "denied write $2/proj/.git/config — gate.sbx:$3" <<<"$1" && ! grep -q "denied.*fine" <<<"$1"' _ "$out" "$H" "$line"
+	grep -q "denied create $H/proj/.envrc" <<<"$out" || sed 's/^/    | /' <<<"$out" | tail -8
+
 	# ---- racing threads ----
 	make_home
 	out=$(run 'gate_probe race .envrc aaaaaa 20000; echo rc=$?')

@@ -44,6 +44,8 @@
 #include "compiler/eval/eval.h"
 #include "compiler/common/xalloc.h"
 #include "runtime/linux/fdpass.h"
+#include "runtime/linux/ll_internal.h"
+#include "runtime/linux/trace_notify.h"
 
 #if defined(__x86_64__)
 #define GATE_ARCH AUDIT_ARCH_X86_64
@@ -101,6 +103,7 @@ typedef enum {
 
 typedef struct gcall {
 	int nr;
+	const char *name;
 	gkind k;
 	int dfd, path;        /* argument indexes; dfd -1: AT_FDCWD */
 	int dfd2, path2;      /* the second name, -1 when none */
@@ -109,29 +112,29 @@ typedef struct gcall {
 
 static const gcall gcalls[] = {
 #ifdef __NR_open
-	{ __NR_open, G_OPEN, -1, 0, -1, -1, 1, 2 },
-	{ __NR_creat, G_CREAT, -1, 0, -1, -1, -1, 1 },
-	{ __NR_mkdir, G_MKDIR, -1, 0, -1, -1, -1, 1 },
-	{ __NR_mknod, G_MKNOD, -1, 0, -1, -1, -1, 1 },
-	{ __NR_symlink, G_SYMLINK, -1, 0, -1, 1, -1, -1 },
-	{ __NR_link, G_LINK, -1, 0, -1, 1, -1, -1 },
-	{ __NR_unlink, G_UNLINK, -1, 0, -1, -1, -1, -1 },
-	{ __NR_rmdir, G_RMDIR, -1, 0, -1, -1, -1, -1 },
-	{ __NR_rename, G_RENAME, -1, 0, -1, 1, -1, -1 },
+	{ __NR_open, "open", G_OPEN, -1, 0, -1, -1, 1, 2 },
+	{ __NR_creat, "creat", G_CREAT, -1, 0, -1, -1, -1, 1 },
+	{ __NR_mkdir, "mkdir", G_MKDIR, -1, 0, -1, -1, -1, 1 },
+	{ __NR_mknod, "mknod", G_MKNOD, -1, 0, -1, -1, -1, 1 },
+	{ __NR_symlink, "symlink", G_SYMLINK, -1, 0, -1, 1, -1, -1 },
+	{ __NR_link, "link", G_LINK, -1, 0, -1, 1, -1, -1 },
+	{ __NR_unlink, "unlink", G_UNLINK, -1, 0, -1, -1, -1, -1 },
+	{ __NR_rmdir, "rmdir", G_RMDIR, -1, 0, -1, -1, -1, -1 },
+	{ __NR_rename, "rename", G_RENAME, -1, 0, -1, 1, -1, -1 },
 #endif
-	{ __NR_openat, G_OPEN, 0, 1, -1, -1, 2, 3 },
-	{ __NR_openat2, G_OPEN2, 0, 1, -1, -1, -1, -1 },
-	{ __NR_mkdirat, G_MKDIR, 0, 1, -1, -1, -1, 2 },
-	{ __NR_mknodat, G_MKNOD, 0, 1, -1, -1, -1, 2 },
-	{ __NR_symlinkat, G_SYMLINK, -1, 0, 1, 2, -1, -1 },
-	{ __NR_linkat, G_LINK, 0, 1, 2, 3, 4, -1 },
-	{ __NR_unlinkat, G_UNLINK, 0, 1, -1, -1, 2, -1 },
+	{ __NR_openat, "openat", G_OPEN, 0, 1, -1, -1, 2, 3 },
+	{ __NR_openat2, "openat2", G_OPEN2, 0, 1, -1, -1, -1, -1 },
+	{ __NR_mkdirat, "mkdirat", G_MKDIR, 0, 1, -1, -1, -1, 2 },
+	{ __NR_mknodat, "mknodat", G_MKNOD, 0, 1, -1, -1, -1, 2 },
+	{ __NR_symlinkat, "symlinkat", G_SYMLINK, -1, 0, 1, 2, -1, -1 },
+	{ __NR_linkat, "linkat", G_LINK, 0, 1, 2, 3, 4, -1 },
+	{ __NR_unlinkat, "unlinkat", G_UNLINK, 0, 1, -1, -1, 2, -1 },
 #ifdef __NR_renameat
-	{ __NR_renameat, G_RENAME, 0, 1, 2, 3, -1, -1 },
+	{ __NR_renameat, "renameat", G_RENAME, 0, 1, 2, 3, -1, -1 },
 #endif
-	{ __NR_renameat2, G_RENAME, 0, 1, 2, 3, 4, -1 },
-	{ __NR_truncate, G_TRUNCATE, -1, 0, -1, -1, -1, -1 },
-	{ __NR_bind, G_BIND, -1, -1, -1, -1, -1, -1 },
+	{ __NR_renameat2, "renameat2", G_RENAME, 0, 1, 2, 3, 4, -1 },
+	{ __NR_truncate, "truncate", G_TRUNCATE, -1, 0, -1, -1, -1, -1 },
+	{ __NR_bind, "bind", G_BIND, -1, -1, -1, -1, -1, -1 },
 };
 enum { NGCALLS = sizeof gcalls / sizeof *gcalls };
 
@@ -255,7 +258,42 @@ struct sb_gate {
 	size_t req_size, resp_size;
 	bool addfd_send;          /* the kernel takes SECCOMP_ADDFD_FLAG_SEND */
 	size_t performed, refused;
+	/* Traced (docs/trace.md): the notifier that answers the calls the gate
+	 * does not perform, and reports what either refused.  */
+	sb_trace_notifier *tn;
+	bool trunc_guard;
+	/* What the current call was refused, for the report.  */
+	bool denied;
+	sb_access denied_acc;
+	char denied_path[PATH_MAX + NAME_MAX + 2];
 };
+
+void sb_gate_set_trace(sb_gate *g, sb_trace_notifier *tn, bool trunc_guard)
+{
+	g->tn = tn;
+	g->trunc_guard = trunc_guard;
+}
+
+/* The current call is refused: EACCES, remembered for the trace.  */
+static int refuse(sb_gate *g, sb_access acc, const char *path)
+{
+	g->denied = true;
+	g->denied_acc = acc;
+	snprintf(g->denied_path, sizeof g->denied_path, "%s", path);
+	return EACCES;
+}
+
+/* The performed call's result (0 or errno); EACCES and EPERM are the
+ * kernel's refusal (Landlock in the supervisor, as for the caller).  */
+static int performed(sb_gate *g, int r, sb_access acc, const char *path)
+{
+	if (r >= 0)
+		return 0;
+	int e = errno;
+	if (e == EACCES || e == EPERM)
+		refuse(g, acc, path);
+	return e;
+}
 
 sb_gate *sb_gate_new(int listener, const sb_profile *bound, const sb_gate_inode *inodes,
 		     size_t ninodes)
@@ -780,11 +818,11 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		if (!L.exists || !S_ISDIR(L.st.st_mode))
 			err = L.exists ? ENOTDIR : ENOENT;
 		else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, probe))
-			err = EACCES;
+			err = refuse(g, SB_ACC_CREATE, L.path);
 		else {
 			mode_t um = caller_umask(pid), old = umask(um);
 			fd = openat(L.dir, L.name, (int)flags | O_CLOEXEC, mode);
-			err = errno_of(fd);
+			err = performed(g, fd, SB_ACC_CREATE, L.path);
 			umask(old);
 		}
 	} else if (L.exists && L.obj < 0 && S_ISLNK(L.st.st_mode)) {
@@ -794,7 +832,7 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		if (excl) {
 			err = EEXIST;
 		} else if (writes && !may_write(g, &L)) {
-			err = EACCES;
+			err = refuse(g, SB_ACC_WRITE, L.path);
 		} else {
 			/* reopen the checked object, never the name again */
 			int o = L.obj;
@@ -835,7 +873,9 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 				char link[64];
 				snprintf(link, sizeof link, "/proc/self/fd/%d", o);
 				fd = open(link, rflags | O_CLOEXEC);
-				err = errno_of(fd);
+				bool dir = S_ISDIR(L.st.st_mode);
+				err = performed(g, fd, writes ? SB_ACC_WRITE : dir ? SB_ACC_LIST
+										: SB_ACC_READ, L.path);
 				close(o);
 			}
 		}
@@ -845,11 +885,11 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		err = EISDIR;
 	} else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, L.path) ||
 		   (writes && !allowed(g, SB_OP_FILE_WRITE_DATA, L.path))) {
-		err = EACCES;
+		err = refuse(g, SB_ACC_CREATE, L.path);
 	} else {
 		mode_t um = caller_umask(pid), old = umask(um);
 		fd = openat(L.dir, L.name, (int)flags | O_NOFOLLOW | O_CLOEXEC, mode);
-		err = errno_of(fd);
+		err = performed(g, fd, SB_ACC_CREATE, L.path);
 		umask(old);
 	}
 	loc_clear(&L);
@@ -878,7 +918,7 @@ static int do_create(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 							sizeof target)) != 0) {
 		/* err set */
 	} else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, L.path)) {
-		err = EACCES;
+		err = refuse(g, SB_ACC_CREATE, L.path);
 	} else {
 		mode_t um = caller_umask(pid), old = umask(um);
 		mode_t mode = k->mode >= 0 ? (mode_t)d->args[k->mode] : 0;
@@ -886,7 +926,7 @@ static int do_create(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 			: k->k == G_MKNOD ? mknodat(L.dir, L.name, mode,
 						    (dev_t)d->args[k->mode + 1])
 					  : symlinkat(target, L.dir, L.name);
-		err = errno_of(r);
+		err = performed(g, r, SB_ACC_CREATE, L.path);
 		umask(old);
 	}
 	loc_clear(&L);
@@ -903,9 +943,9 @@ static int do_unlink(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 	if (!L.exists)
 		err = ENOENT;
 	else if (!allowed(g, SB_OP_FILE_WRITE_UNLINK, L.path))
-		err = EACCES;
+		err = refuse(g, SB_ACC_DELETE, L.path);
 	else
-		err = errno_of(unlinkat(L.dir, L.name, flags));
+		err = performed(g, unlinkat(L.dir, L.name, flags), SB_ACC_DELETE, L.path);
 	loc_clear(&L);
 	return err;
 }
@@ -926,12 +966,14 @@ static int do_rename(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 	if (!a.exists) {
 		err = ENOENT;
 	} else if (!allowed(g, SB_OP_FILE_WRITE_UNLINK, a.path) ||
-		   !allowed(g, SB_OP_FILE_WRITE_CREATE, b.path) ||
-		   (b.exists && !allowed(g, SB_OP_FILE_WRITE_UNLINK, b.path)) ||
 		   (exchange && !allowed(g, SB_OP_FILE_WRITE_CREATE, a.path))) {
-		err = EACCES;
+		err = refuse(g, SB_ACC_DELETE, a.path);
+	} else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, b.path) ||
+		   (b.exists && !allowed(g, SB_OP_FILE_WRITE_UNLINK, b.path))) {
+		err = refuse(g, SB_ACC_CREATE, b.path);
 	} else {
-		err = errno_of((int)syscall(SYS_renameat2, a.dir, a.name, b.dir, b.name, flags));
+		err = performed(g, (int)syscall(SYS_renameat2, a.dir, a.name, b.dir, b.name, flags),
+				SB_ACC_CREATE, b.path);
 	}
 	loc_clear(&a);
 	loc_clear(&b);
@@ -974,16 +1016,18 @@ static int do_link(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		err = ENOENT;
 	else if (b.exists)
 		err = EEXIST;
-	else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, b.path) ||
-		 (!S_ISDIR(a.st.st_mode) && a.path[0] == '/' && strstr(a.path, " (deleted)") == NULL &&
+	else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, b.path))
+		err = refuse(g, SB_ACC_CREATE, b.path);
+	else if ((!S_ISDIR(a.st.st_mode) && a.path[0] == '/' && strstr(a.path, " (deleted)") == NULL &&
 		  !may_write(g, &a)) ||
 		 protected_inode(g, &a.st))
-		err = EACCES;
+		err = refuse(g, SB_ACC_WRITE, a.path);
 	else if (a.obj >= 0) {
 		snprintf(link, sizeof link, "/proc/self/fd/%d", a.obj);
-		err = errno_of(linkat(AT_FDCWD, link, b.dir, b.name, AT_SYMLINK_FOLLOW));
+		err = performed(g, linkat(AT_FDCWD, link, b.dir, b.name, AT_SYMLINK_FOLLOW),
+				SB_ACC_CREATE, b.path);
 	} else {
-		err = errno_of(linkat(a.dir, a.name, b.dir, b.name, 0));
+		err = performed(g, linkat(a.dir, a.name, b.dir, b.name, 0), SB_ACC_CREATE, b.path);
 	}
 	loc_clear(&a);
 	loc_clear(&b);
@@ -999,7 +1043,7 @@ static int do_truncate(sb_gate *g, pid_t pid, const struct seccomp_data *d, cons
 	if (!L.exists) {
 		err = ENOENT;
 	} else if (!may_write(g, &L)) {
-		err = EACCES;
+		err = refuse(g, SB_ACC_WRITE, L.path);
 	} else {
 		int o = L.obj >= 0 ? dup(L.obj) : openat(L.dir, L.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (o < 0) {
@@ -1007,7 +1051,7 @@ static int do_truncate(sb_gate *g, pid_t pid, const struct seccomp_data *d, cons
 		} else {
 			char link[64];
 			snprintf(link, sizeof link, "/proc/self/fd/%d", o);
-			err = errno_of(truncate(link, (off_t)d->args[1]));
+			err = performed(g, truncate(link, (off_t)d->args[1]), SB_ACC_WRITE, L.path);
 			close(o);
 		}
 	}
@@ -1068,7 +1112,7 @@ static int do_bind(sb_gate *g, pid_t pid, const struct seccomp_data *d)
 		if (!err && L.exists)
 			err = EADDRINUSE;
 		else if (!err && !allowed(g, SB_OP_FILE_WRITE_CREATE, L.path))
-			err = EACCES;
+			err = refuse(g, SB_ACC_CREATE, L.path);
 		else if (!err) {
 			/* bind by the pinned directory: its name from here */
 			struct sockaddr_un at = { .sun_family = AF_UNIX };
@@ -1078,7 +1122,8 @@ static int do_bind(sb_gate *g, pid_t pid, const struct seccomp_data *d)
 			} else {
 				strcpy(at.sun_path, L.name);
 				mode_t um = caller_umask(pid), old = umask(um);
-				err = errno_of(bind(sock, (struct sockaddr *)&at, sizeof at));
+				err = performed(g, bind(sock, (struct sockaddr *)&at, sizeof at),
+						SB_ACC_CREATE, L.path);
 				umask(old);
 			}
 			if (cwd >= 0) {
@@ -1092,6 +1137,22 @@ static int do_bind(sb_gate *g, pid_t pid, const struct seccomp_data *d)
 	}
 	close(sock);
 	return err;
+}
+
+/* Traced, the one listener carries the trace's calls too: those the gate
+ * does not perform go to the trace's notifier (answered "continue", or the
+ * refusals it makes itself below Landlock ABI 3).  */
+static bool to_trace(const sb_gate *g, const gcall *k, const struct seccomp_data *d)
+{
+	if (!k)
+		return true;   /* execve, socket: the trace's alone */
+	if (k->k == G_OPEN) {
+		uint64_t fl = d->args[k->flags];
+		if ((fl & O_PATH) || !(fl & OPEN_WRITES))
+			return true;
+		return g->trunc_guard && sb_seccomp_trunc_refused(fl);
+	}
+	return g->trunc_guard && k->k == G_TRUNCATE;
 }
 
 int sb_gate_serve(sb_gate *g)
@@ -1108,6 +1169,11 @@ int sb_gate_serve(sb_gate *g)
 	for (size_t i = 0; i < NGCALLS && !k; i++)
 		if (gcalls[i].nr == d->nr)
 			k = &gcalls[i];
+	if (g->tn && to_trace(g, k, d)) {
+		sb_trace_notifier_handle(g->tn, g->req);
+		return 0;
+	}
+	g->denied = false;
 	int err = ENOSYS;
 	bool answered = false;
 	if (k) {
@@ -1164,6 +1230,20 @@ int sb_gate_serve(sb_gate *g)
 			err = do_bind(g, pid, d);
 			break;
 		}
+	}
+	if (g->tn && g->denied) {
+		char comm[32] = "";
+		char f[64];
+		snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
+		int cfd = open(f, O_RDONLY | O_CLOEXEC);
+		ssize_t n = cfd >= 0 ? read(cfd, comm, sizeof comm - 1) : -1;
+		if (cfd >= 0)
+			close(cfd);
+		comm[n > 0 ? n : 0] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		sb_denial dn = { .access = g->denied_acc, .path = g->denied_path, .pid = (int)pid,
+				 .process = comm[0] ? comm : NULL, .syscall = k ? k->name : NULL };
+		sb_trace_notifier_report(g->tn, &dn);
 	}
 	if (answered)
 		return 0;

@@ -51,6 +51,13 @@ void sb_gate_free(sb_gate *g);
 /* Serve one notification.  0; -1 when the listener has hung up (every
  * filtered process is gone).  */
 int sb_gate_serve(sb_gate *g);
+/* Traced: the calls the gate does not perform (execve, reads, sockets)
+ * are answered by `tn` (borrowed; its denials go where it is set to send
+ * them), and the gate's refusals are reported through it.  `trunc_guard`:
+ * below Landlock ABI 3 the trace answers truncate(2) and O_TRUNC read
+ * opens itself (EPERM).  */
+struct sb_trace_notifier;
+void sb_gate_set_trace(sb_gate *g, struct sb_trace_notifier *tn, bool trunc_guard);
 /* Counters for the tests and --plan: calls performed, refused.  */
 void sb_gate_counts(const sb_gate *g, size_t *performed, size_t *refused);
 

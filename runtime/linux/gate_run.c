@@ -7,26 +7,37 @@
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/supervise.h"
+#include "runtime/linux/trace_notify.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup)
+void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_trace *gt)
 {
 	/* Undumpable: the sandboxed tree (same uid, same Landlock domain)
 	 * can neither ptrace this process nor take its descriptors
 	 * (pidfd_getfd) nor write its memory; it could make the calls that
 	 * the gate refuses through it.  */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (gt->sock >= 0)   /* no listener comes: records will */
+		while (send(gt->sock, "R", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+			;
 	int listener = sb_fd_recv(sock);
 	close(sock);
 	sb_gate *g = listener >= 0 ? sb_gate_new(listener, plan->bound, plan->gate_inodes,
 						 plan->ngate_inodes)
 				   : NULL;
+	sb_trace_notifier *tn = NULL;
+	if (g && gt->sock >= 0) {
+		tn = sb_trace_notifier_new(listener, plan, gt->handled, gt->trunc_guard, NULL);
+		sb_trace_notifier_set_remote(tn, gt->sock);
+		sb_gate_set_trace(g, tn, gt->trunc_guard);
+	}
 	int wstatus = 0;
 	bool done = false;
 	while (!done) {
@@ -55,6 +66,9 @@ void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup)
 	if (listener >= 0)
 		close(listener);
 	sb_gate_free(g);
+	sb_trace_notifier_free(tn);
+	if (gt->sock >= 0)
+		close(gt->sock);
 	sb_sup_exit(sup, wstatus);
 }
 #endif /* __linux__ */

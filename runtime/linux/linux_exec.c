@@ -224,7 +224,7 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 /* The write gate (gate.h): fork; this process becomes the supervisor and
  * never returns; the child returns 0 with the socket to send its
  * listener on (the filter is installed last, just before execve).  */
-static int gate_fork(const sb_ll_plan *plan, int *sock, sb_diag *d)
+static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock, sb_diag *d)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -243,7 +243,7 @@ static int gate_fork(const sb_ll_plan *plan, int *sock, sb_diag *d)
 		return 0;
 	}
 	close(sv[1]);
-	sb_gate_run(plan, sv[0], &sup);
+	sb_gate_run(plan, sv[0], &sup, gt);
 }
 
 static int exec_it(const char *path, char *const argv[], char *const envp[], sb_diag *d)
@@ -407,12 +407,24 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	}
 	(void)e;
 	int gate_sock = -1;
-	if (sandbox && plan->gate && (rc = gate_fork(plan, &gate_sock, d)) != 0)
+	sb_gate_trace gt = { .sock = o->trace ? o->trace_sock : -1, .handled = ai.fs_mask,
+			     .trunc_guard = trunc_guard };
+	if (sandbox && plan->gate && (rc = gate_fork(plan, &gt, &gate_sock, d)) != 0)
 		goto out;
-	/* Last, so the launcher's own probe above is not reported.  */
-	if (o->trace && sb_trace_child_install(o->trace_sock, unix_block, net_block) < 0) {
-		rc = fail(d, "installing the trace filter", errno);
-		goto out;
+	/* Last, so the launcher's own probe above is not reported.  Traced
+	 * with a gate, one filter carries both, and its listener goes to the
+	 * gate's supervisor, which reports to the launcher outside.  */
+	if (o->trace) {
+		int to = o->trace_sock;
+		if (gate_sock >= 0) {
+			close(o->trace_sock);
+			to = gate_sock;
+			gate_sock = -1;
+		}
+		if (sb_trace_child_install(to, unix_block, net_block, to != o->trace_sock) < 0) {
+			rc = fail(d, "installing the trace filter", errno);
+			goto out;
+		}
 	}
 	if (gate_sock >= 0 && sb_gate_child_install(gate_sock) < 0) {
 		rc = fail(d, "installing the write gate's filter", errno);

@@ -183,7 +183,13 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	/* Blocks until the child sends the listener, or exits without one
 	 * (it failed before confining itself; its status says why).  */
 	int listener = sb_trace_recv_listener(sv[0]);
-	close(sv[0]);
+	int records = -1;   /* the write gate's supervisor reports here */
+	if (listener == -2) {
+		records = sv[0];
+		listener = -1;
+	} else {
+		close(sv[0]);
+	}
 	sb_trace_notifier *n =
 		listener >= 0 ? sb_trace_notifier_new(listener, plan, handled, trunc_guard, t) : NULL;
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -196,11 +202,12 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	while (!done) {
 		/* the listener last: it is left out once every filtered
 		 * process is gone */
-		struct pollfd p[4] = { { .fd = sup.pidfd, .events = POLLIN },
+		struct pollfd p[5] = { { .fd = sup.pidfd, .events = POLLIN },
 				       { .fd = sup.sigfd, .events = POLLIN },
 				       { .fd = ev[0], .events = POLLIN },
+				       { .fd = records, .events = POLLIN },
 				       { .fd = listener, .events = POLLIN } };
-		int k = poll(p, polled && listener >= 0 ? 4 : 3, -1);
+		int k = poll(p, polled && listener >= 0 ? 5 : 4, -1);
 		if (k < 0 && errno != EINTR)
 			break;
 		if (k <= 0)
@@ -210,7 +217,18 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			drain_events(ev[0], t);
 			pthread_mutex_unlock(&lock);
 		}
-		if (polled && listener >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		if (records >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR))) {
+			pthread_mutex_lock(&lock);
+			int r;
+			while ((r = sb_trace_record_recv(records, t)) > 0)
+				;
+			pthread_mutex_unlock(&lock);
+			if (r < 0) {
+				close(records);   /* the gate's supervisor is gone */
+				records = -1;
+			}
+		}
+		if (polled && listener >= 0 && (p[4].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    sb_trace_notifier_serve(n) < 0) {
 			close(listener);   /* every filtered process is gone */
 			listener = -1;
@@ -229,6 +247,11 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (ev[0] >= 0) {
 		drain_events(ev[0], t);
 		close(ev[0]);
+	}
+	if (records >= 0) {
+		while (sb_trace_record_recv(records, t) > 0)
+			;
+		close(records);
 	}
 	sb_trace_notifier_free(n);
 	close(sup.pidfd);
