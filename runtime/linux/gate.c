@@ -248,6 +248,13 @@ bool sb_gate_available(char *why, size_t whylen)
 
 /* ---- the supervisor ---- */
 
+enum { UMASK_CACHE = 16 };
+typedef struct status_fd {
+	pid_t pid;
+	int fd;
+} status_fd;
+
+
 struct sb_gate {
 	int fd;
 	sb_eval *ev;
@@ -262,6 +269,9 @@ struct sb_gate {
 	 * does not perform, and reports what either refused.  */
 	sb_trace_notifier *tn;
 	bool trunc_guard;
+	status_fd status[UMASK_CACHE];
+	size_t status_next;
+	mode_t cur_umask;
 	/* What the current call was refused, for the report.  */
 	bool denied;
 	sb_access denied_acc;
@@ -272,6 +282,55 @@ void sb_gate_set_trace(sb_gate *g, sb_trace_notifier *tn, bool trunc_guard)
 {
 	g->tn = tn;
 	g->trunc_guard = trunc_guard;
+}
+
+/* The caller's umask (/proc/PID/status, Linux 4.7+); 077 when unreadable:
+ * a file is never created more open than the caller asked.  The status
+ * files of the last callers stay open: one pread each time (the umask
+ * can change at any time, so it is read every time).  */
+static mode_t caller_umask(sb_gate *g, pid_t pid)
+{
+	char buf[2048];
+	ssize_t k = -1;
+	for (size_t i = 0; i < UMASK_CACHE && k < 0; i++)
+		if (g->status[i].fd >= 0 && g->status[i].pid == pid) {
+			k = pread(g->status[i].fd, buf, sizeof buf - 1, 0);
+			if (k < 0) {   /* that process is gone: its pid may be reused */
+				close(g->status[i].fd);
+				g->status[i].fd = -1;
+			}
+		}
+	if (k < 0) {
+		char f[64];
+		snprintf(f, sizeof f, "/proc/%d/status", (int)pid);
+		int fd = open(f, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 077;
+		k = pread(fd, buf, sizeof buf - 1, 0);
+		status_fd *slot = &g->status[g->status_next++ % UMASK_CACHE];
+		if (slot->fd >= 0)
+			close(slot->fd);
+		*slot = (status_fd){ pid, fd };
+	}
+	if (k <= 0)
+		return 077;
+	buf[k] = '\0';
+	const char *u = strstr(buf, "\nUmask:");
+	unsigned m;
+	if (!u || sscanf(u + 7, "%o", &m) != 1)
+		return 077;
+	return (mode_t)(m & 0777);
+}
+
+/* Perform under the caller's umask: the supervisor's is switched only
+ * when it differs from the last one's.  */
+static void use_umask(sb_gate *g, pid_t pid)
+{
+	mode_t m = caller_umask(g, pid);
+	if (m != g->cur_umask) {
+		umask(m);
+		g->cur_umask = m;
+	}
 }
 
 /* The current call is refused: EACCES, remembered for the trace.  */
@@ -318,6 +377,10 @@ sb_gate *sb_gate_new(int listener, const sb_profile *bound, const sb_gate_inode 
 	g->req = xcalloc(1, g->req_size);
 	g->resp = xcalloc(1, g->resp_size);
 	g->addfd_send = true;
+	for (size_t i = 0; i < UMASK_CACHE; i++)
+		g->status[i].fd = -1;
+	g->cur_umask = umask(022);
+	umask(g->cur_umask);
 	return g;
 }
 
@@ -326,6 +389,9 @@ void sb_gate_free(sb_gate *g)
 	if (!g)
 		return;
 	sb_eval_free(g->ev);
+	for (size_t i = 0; i < UMASK_CACHE; i++)
+		if (g->status[i].fd >= 0)
+			close(g->status[i].fd);
 	free(g->inodes);
 	free(g->req);
 	free(g->resp);
@@ -405,27 +471,6 @@ static bool read_mem(pid_t pid, uint64_t addr, void *out, size_t n)
 	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)n;
 }
 
-/* The caller's umask (/proc/PID/status, Linux 4.7+); 077 when unreadable:
- * a file is never created more open than the caller asked.  */
-static mode_t caller_umask(pid_t pid)
-{
-	char f[64], buf[2048];
-	snprintf(f, sizeof f, "/proc/%d/status", (int)pid);
-	int fd = open(f, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 077;
-	ssize_t k = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (k <= 0)
-		return 077;
-	buf[k] = '\0';
-	const char *u = strstr(buf, "\nUmask:");
-	unsigned m;
-	if (!u || sscanf(u + 7, "%o", &m) != 1)
-		return 077;
-	return (mode_t)(m & 0777);
-}
-
 /* The directory a relative name starts from: the cwd, or the dirfd, as an
  * O_PATH descriptor of the supervisor's.  */
 static int base_fd(pid_t pid, int dfd, int *out)
@@ -479,6 +524,7 @@ typedef struct loc {
 	char name[NAME_MAX + 2];   /* last component ("." for "/"), + "/" when slashed */
 	char path[PATH_MAX + NAME_MAX + 2];   /* canonical name, for decide() */
 	bool exists;
+	bool stat_known;           /* exists and st are set */
 	struct stat st;            /* when exists */
 } loc;
 
@@ -710,23 +756,118 @@ static int walk(walker *w, int base, const char *path, bool follow, loc *L)
 	L->dir = dfd;
 	L->obj = -1;
 	L->exists = exists;
+	L->stat_known = true;
 	if (exists)
 		L->st = st;
 	snprintf(L->name, sizeof L->name, "%s%s", last, slashed ? "/" : "");
 	return 0;
 }
 
+/* The common case, in three system calls: the caller's base by its name
+ * (a readlink of /proc/PID/cwd or /proc/PID/fd/N), joined with the path;
+ * when no component is "." or ".." and an openat2 that refuses every
+ * symlink pins the directory, the joined name is the canonical one.  0,
+ * an errno that is the call's answer, or -1: take the long way.  Without
+ * `need_stat` the last name is not looked at (L->stat_known false).  */
+static int join_fast(pid_t pid, int dfd, const char *path, char *joined, size_t cap)
+{
+	size_t n = 0;
+	if (path[0] != '/') {
+		char link[64];
+		if (dfd == AT_FDCWD)
+			snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+		else if (dfd >= 0)
+			snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, dfd);
+		else
+			return -1;
+		ssize_t k = readlink(link, joined, cap - 1);
+		if (k <= 0 || joined[0] != '/' || k >= (ssize_t)cap - 1)
+			return -1;
+		joined[k] = '\0';
+		if (k > 10 && strcmp(joined + k - 10, " (deleted)") == 0)
+			return -1;
+		n = (size_t)k;
+		if (n == 1)
+			n = 0;   /* "/" + "/x" */
+	}
+	/* append the components, refusing "." and ".." and trailing slashes */
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return -1;   /* trailing slash */
+		size_t cl = strcspn(p, "/");
+		if ((cl == 1 && p[0] == '.') || (cl == 2 && p[0] == '.' && p[1] == '.') ||
+		    cl > NAME_MAX || n + 1 + cl >= cap)
+			return -1;
+		joined[n++] = '/';
+		memcpy(joined + n, p, cl);
+		n += cl;
+		p += cl;
+	}
+	if (n == 0)
+		return -1;
+	joined[n] = '\0';
+	return (int)n;
+}
+
+static int locate_fast(pid_t pid, int dfd, const char *path, bool follow, bool need_stat, loc *L)
+{
+	char joined[PATH_MAX + 1];
+	int jn = join_fast(pid, dfd, path, joined, sizeof joined);
+	if (jn < 0)
+		return -1;
+	size_t n = (size_t)jn;
+	char *slash = strrchr(joined, '/');
+	const char *last = slash + 1;
+	int fd;
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	if (slash == joined) {
+		fd = (int)syscall(__NR_openat2, AT_FDCWD, "/", &how, sizeof how);
+	} else {
+		*slash = '\0';
+		fd = (int)syscall(__NR_openat2, AT_FDCWD, joined, &how, sizeof how);
+		*slash = '/';
+	}
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? errno : -1;
+	L->dir = fd;
+	L->obj = -1;
+	L->exists = false;
+	L->stat_known = false;
+	memcpy(L->path, joined, n + 1);
+	snprintf(L->name, sizeof L->name, "%s", last);
+	if (need_stat) {
+		L->exists = fstatat(fd, last, &L->st, AT_SYMLINK_NOFOLLOW) == 0;
+		if ((!L->exists && errno != ENOENT) || (L->exists && follow && S_ISLNK(L->st.st_mode))) {
+			loc_clear(L);
+			return -1;
+		}
+		L->stat_known = true;
+	}
+	return 0;
+}
+
 /* Locate argument `pi` (with dirfd argument `di`) of the current call.  */
-static int locate(pid_t pid, const struct seccomp_data *d, int di, int pi, bool follow,
-		  loc *L)
+static int locate_stat(pid_t pid, const struct seccomp_data *d, int di, int pi, bool follow,
+		       bool need_stat, loc *L)
 {
 	L->dir = L->obj = -1;
 	L->exists = false;
+	L->stat_known = true;
 	char path[PATH_MAX + 1];
 	int err = read_str(pid, d->args[pi], path, sizeof path);
 	if (err)
 		return err;
 	int dfd = di < 0 ? AT_FDCWD : (int)d->args[di];
+	if (path[0] == '\0')
+		return ENOENT;
+	err = locate_fast(pid, dfd, path, follow, need_stat, L);
+	if (err >= 0)
+		return err;
+	L->stat_known = true;
 	int base = -1;
 	if (path[0] != '/' && (err = base_fd(pid, dfd, &base)) != 0)
 		return err;
@@ -737,6 +878,12 @@ static int locate(pid_t pid, const struct seccomp_data *d, int di, int pi, bool 
 	if (err)
 		loc_clear(L);
 	return err;
+}
+
+static int locate(pid_t pid, const struct seccomp_data *d, int di, int pi, bool follow,
+		  loc *L)
+{
+	return locate_stat(pid, d, di, pi, follow, true, L);
 }
 
 static bool allowed(sb_gate *g, sb_op op, const char *path)
@@ -803,13 +950,53 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 	bool excl = creat && (flags & O_EXCL);
 	bool tmpfile = (flags & __O_TMPFILE) == __O_TMPFILE;
 	bool follow = !(flags & O_NOFOLLOW) && !excl;
-	loc L;
-	int err = locate(pid, d, k->dfd, k->path, follow && !tmpfile, &L);
-	if (err)
-		return err;
 	int acc = (int)(flags & O_ACCMODE);
 	bool writes = acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC);
-	int fd = -1;
+	loc L;
+	int fd = -1, err;
+	if (creat && !tmpfile && (flags & ~(uint64_t)0xffffffff) == 0) {
+		/* O_CREAT (git checkout, npm install): when the name may be
+		 * made and written, one openat2 that refuses every symlink
+		 * creates or opens exactly the name decided on.  A symlink
+		 * (ELOOP) takes the long way; an existing file opened is
+		 * checked by inode.  */
+		char path[PATH_MAX + 1], joined[PATH_MAX + 1];
+		int dfd = k->dfd < 0 ? AT_FDCWD : (int)d->args[k->dfd];
+		if ((err = read_str(pid, d->args[k->path], path, sizeof path)) != 0)
+			return err;
+		if (path[0] && join_fast(pid, dfd, path, joined, sizeof joined) > 0 &&
+		    allowed(g, SB_OP_FILE_WRITE_CREATE, joined) &&
+		    (!writes || allowed(g, SB_OP_FILE_WRITE_DATA, joined))) {
+			use_umask(g, pid);
+			struct open_how how = { .flags = (flags | O_CLOEXEC) & ~(uint64_t)O_NOFOLLOW,
+						.mode = mode & 07777,
+						.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+			fd = (int)syscall(__NR_openat2, AT_FDCWD, joined, &how, sizeof how);
+			struct stat st;
+			if (fd < 0 && (errno == ELOOP || errno == EXDEV || errno == EAGAIN || errno == ENOSYS)) {
+				/* the long way below */
+			} else if (fd >= 0 && !excl && g->ninodes && fstat(fd, &st) == 0 &&
+				   protected_inode(g, &st)) {
+				close(fd);
+				g->refused++;
+				return refuse(g, SB_ACC_WRITE, joined);
+			} else {
+				err = performed(g, fd, SB_ACC_CREATE, joined);
+				if (fd < 0) {
+					if (err == EACCES)
+						g->refused++;
+					return err;
+				}
+				g->performed++;
+				hand_fd(g->fd, g->req->id, fd, (flags & O_CLOEXEC) != 0, &g->addfd_send);
+				*answered = true;
+				return 0;
+			}
+		}
+	}
+	err = locate(pid, d, k->dfd, k->path, follow && !tmpfile, &L);
+	if (err)
+		return err;
 	if (tmpfile) {
 		/* an unnamed file in a directory: a creation there; naming it
 		 * later (linkat) is a creation of its own */
@@ -820,10 +1007,9 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, probe))
 			err = refuse(g, SB_ACC_CREATE, L.path);
 		else {
-			mode_t um = caller_umask(pid), old = umask(um);
+			use_umask(g, pid);
 			fd = openat(L.dir, L.name, (int)flags | O_CLOEXEC, mode);
 			err = performed(g, fd, SB_ACC_CREATE, L.path);
-			umask(old);
 		}
 	} else if (L.exists && L.obj < 0 && S_ISLNK(L.st.st_mode)) {
 		/* not followed: O_NOFOLLOW, or O_CREAT|O_EXCL */
@@ -887,10 +1073,9 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		   (writes && !allowed(g, SB_OP_FILE_WRITE_DATA, L.path))) {
 		err = refuse(g, SB_ACC_CREATE, L.path);
 	} else {
-		mode_t um = caller_umask(pid), old = umask(um);
+		use_umask(g, pid);
 		fd = openat(L.dir, L.name, (int)flags | O_NOFOLLOW | O_CLOEXEC, mode);
 		err = performed(g, fd, SB_ACC_CREATE, L.path);
-		umask(old);
 	}
 	loc_clear(&L);
 	if (err == EACCES)
@@ -920,14 +1105,13 @@ static int do_create(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 	} else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, L.path)) {
 		err = refuse(g, SB_ACC_CREATE, L.path);
 	} else {
-		mode_t um = caller_umask(pid), old = umask(um);
+		use_umask(g, pid);
 		mode_t mode = k->mode >= 0 ? (mode_t)d->args[k->mode] : 0;
 		int r = k->k == G_MKDIR ? mkdirat(L.dir, L.name, mode)
 			: k->k == G_MKNOD ? mknodat(L.dir, L.name, mode,
 						    (dev_t)d->args[k->mode + 1])
 					  : symlinkat(target, L.dir, L.name);
 		err = performed(g, r, SB_ACC_CREATE, L.path);
-		umask(old);
 	}
 	loc_clear(&L);
 	return err;
@@ -1121,10 +1305,9 @@ static int do_bind(sb_gate *g, pid_t pid, const struct seccomp_data *d)
 				err = strlen(L.name) >= sizeof at.sun_path ? ENAMETOOLONG : errno;
 			} else {
 				strcpy(at.sun_path, L.name);
-				mode_t um = caller_umask(pid), old = umask(um);
+				use_umask(g, pid);
 				err = performed(g, bind(sock, (struct sockaddr *)&at, sizeof at),
 						SB_ACC_CREATE, L.path);
-				umask(old);
 			}
 			if (cwd >= 0) {
 				if (fchdir(cwd) < 0) { /* stays in L.dir: harmless, all names are absolute or pinned */ }

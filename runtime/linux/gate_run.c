@@ -6,6 +6,7 @@
 #include "runtime/linux/gate.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/linux/notify_server.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/trace_notify.h"
 
@@ -16,6 +17,11 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static int serve_gate(void *ctx)
+{
+	return sb_gate_serve(ctx);
+}
 
 void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_trace *gt)
 {
@@ -40,16 +46,19 @@ void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_tr
 	}
 	int wstatus = 0;
 	bool done = false;
+	sb_notify_server srv = { .running = false };
+	/* the listener in a thread of its own; polled here when none */
+	bool polled = g && !sb_notify_server_start(&srv, serve_gate, g);
 	while (!done) {
 		struct pollfd p[3] = { { .fd = sup->pidfd, .events = POLLIN },
 				       { .fd = sup->sigfd, .events = POLLIN },
 				       { .fd = listener, .events = POLLIN } };
-		int k = poll(p, listener >= 0 ? 3 : 2, -1);
+		int k = poll(p, polled && listener >= 0 ? 3 : 2, -1);
 		if (k < 0 && errno != EINTR)
 			break;
 		if (k <= 0)
 			continue;
-		if (listener >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		if (polled && listener >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    sb_gate_serve(g) < 0) {
 			close(listener);   /* every filtered process is gone */
 			listener = -1;
@@ -62,6 +71,7 @@ void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_tr
 	if (!done)   /* poll failed: still wait, never leave the child */
 		while (waitpid(sup->child, &wstatus, 0) < 0 && errno == EINTR)
 			;
+	sb_notify_server_stop(&srv);
 	/* What is left of the tree now gets ENOSYS from the gated calls.  */
 	if (listener >= 0)
 		close(listener);
