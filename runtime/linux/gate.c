@@ -1243,6 +1243,33 @@ static int do_truncate(sb_gate *g, pid_t pid, const struct seccomp_data *d, cons
 	return err;
 }
 
+/* openat2 with RESOLVE_* flags and no write: the supervisor's openat2 from
+ * the caller's base, with the caller's flags (Landlock decides the read as
+ * for the caller).  */
+static int do_open2_read(sb_gate *g, pid_t pid, const struct seccomp_data *d,
+			 const struct open_how *how, bool *answered)
+{
+	char path[PATH_MAX + 1];
+	int err = read_str(pid, d->args[1], path, sizeof path);
+	if (err)
+		return err;
+	int base = -1;
+	if (path[0] != '/' && (err = base_fd(pid, (int)d->args[0], &base)) != 0)
+		return err;
+	struct open_how h = *how;
+	h.flags |= O_CLOEXEC;
+	int fd = (int)syscall(__NR_openat2, base >= 0 ? base : AT_FDCWD, path, &h, sizeof h);
+	err = fd < 0 ? errno : 0;
+	if (base >= 0)
+		close(base);
+	if (fd < 0)
+		return err;
+	g->performed++;
+	hand_fd(g->fd, g->req->id, fd, (how->flags & O_CLOEXEC) != 0, &g->addfd_send);
+	*answered = true;
+	return 0;
+}
+
 /* bind(): a UNIX socket's name is created in the file system; other
  * families only bind.  Performed on the caller's own socket (pidfd_getfd),
  * with the name resolved like any other.  */
@@ -1380,12 +1407,16 @@ int sb_gate_serve(sb_gate *g)
 				err = EFAULT;
 				break;
 			}
+			if (how.resolve && !(how.flags & OPEN_WRITES)) {
+				/* a read: nothing to decide; performed as asked,
+				 * from the caller's base */
+				err = do_open2_read(g, pid, d, &how, &answered);
+				break;
+			}
 			if (how.resolve) {
-				/* resolution limits are not modelled here: refused
-				 * with the error openat2 gives an unknown flag */
-				err = (how.flags & (OPEN_WRITES | O_PATH)) == 0 ? EAGAIN : EXDEV;
-				if (err == EAGAIN)
-					err = EXDEV;
+				/* resolution limits with a write are not modelled
+				 * here (docs/linux.md, "The write gate", limits) */
+				err = EXDEV;
 				break;
 			}
 			err = do_open(g, pid, d, k, how.flags, (mode_t)how.mode, &answered);
