@@ -160,6 +160,37 @@ round() {
 	check "$tag .git/config and the hooks are unchanged on disk" test "$before" = "$(sums | grep -v -e src -e swap -e via-link -e README -e Makefile -e m.txt -e t.txt -e '^wt' -e allowed -e renamed -e linked -e named-tmp -e sock-ok)"
 }
 
+# outside_round: the outside replaces the protected files while a session
+# waits; the session then tries to write them
+outside_round() {
+	make_home
+	echo 'export A=1' >"$H/proj/.envrc"; chown "$OWNER" "$H/proj/.envrc"
+	rm -f /mnt/go /mnt/done
+	(run 'while [ ! -e /mnt/go ]; do sleep 0.05; done
+		echo evil >>.git/config && echo ESCAPED-config
+		echo evil >>.envrc && echo ESCAPED-envrc
+		echo evil >.git/hooks/pre-commit && echo ESCAPED-hook
+		gate_probe open-write .envrc; gate_probe truncate .git/config
+		touch newfile && echo CREATE-OK
+		: >/mnt/done 2>/dev/null; echo DONE' >/mnt/out.txt) &
+	sleep 1
+	(cd "$H/proj" && git -c safe.directory='*' config core.editor vi &&          # lock + rename over .git/config
+		printf 'export A=2\n' >.envrc.tmp && mv .envrc.tmp .envrc &&   # an editor's save
+		sed -i 's/A=2/A=3/' .envrc &&                         # sed -i: a new file renamed over
+		rm -rf .git/hooks && mkdir .git/hooks && chown -R "$OWNER" .git .envrc) ||
+		fail "[$ID, $MODE] the outside replacements could not be made"
+	before=$(cd "$H/proj" && sha256sum .git/config .envrc; ls -A .git/hooks)
+	: >/mnt/go
+	wait
+	out=$(cat /mnt/out.txt)
+	check "[$ID, $MODE] after git config, an editor's save, sed -i and rm -rf+mkdir outside, the running session still cannot write them" \
+		bash -c 'grep -q DONE <<<"$1" && grep -q CREATE-OK <<<"$1" && ! grep -q ESCAPED <<<"$1" && [ "$(grep -cE ": (EACCES|EPERM)$" <<<"$1")" -eq 2 ]' _ "$out"
+	check "[$ID, $MODE] ... and the files are as the outside left them" \
+		test "$before" = "$(cd "$H/proj" && sha256sum .git/config .envrc; ls -A .git/hooks)"
+	grep -q DONE <<<"$out" && ! grep -q ESCAPED <<<"$out" || sed 's/^/    | /' <<<"$out"
+}
+
+cp "$TSBRUN" /mnt/sbrun-in
 for ID in root user; do
 	if [ $ID = root ]; then H=/home/root-g OWNER=0:0; else H=/home/user-g OWNER=65534:65534; fi
 	for MECH in "" complement; do
@@ -183,6 +214,10 @@ for ID in root user; do
 	check "[$ID] --write-gate off: back to masks and the narrowing, said" \
 		bash -c 'grep -q "new files cannot be created directly in $2/proj" <<<"$1"' _ "$out" "$H"
 
+	out=$(as_id "$TSBRUN" --doctor 2>&1)
+	check "[$ID] --doctor names the write gate and the masks" \
+		bash -c 'grep -q "^write gate: available" <<<"$1" && grep -q "^masks: available" <<<"$1"' _ "$out"
+
 	# ---- traced: the same refusals, each reported with its policy line ----
 	make_home
 	out=$(cd "$H/proj" && as_id env -i PATH=/mnt:/usr/bin:/bin HOME="$H" LANG=C "$TSBRUN" --trace $P/gate.sb -- \
@@ -205,31 +240,18 @@ for ID in root user; do
 	sed 's/^/    | /' <<<"$out$out2" | grep -e race -e rc
 
 	# ---- the outside world changes under a running session ----
+	for MODE in auto complement abi1 abi5; do
+		MECHOPT=(); ABI=
+		case $MODE in complement) MECHOPT=(--mechanism complement) ;; abi1) ABI=1 ;; abi5) ABI=5 ;; esac
+		outside_round
+	done
+	MECHOPT=(); ABI=
+
+	# ---- inside another supervised sandbox the gate cannot start: said ----
 	make_home
-	echo 'export A=1' >"$H/proj/.envrc"; chown "$OWNER" "$H/proj/.envrc"
-	rm -f /mnt/go /mnt/done
-	(run 'while [ ! -e /mnt/go ]; do sleep 0.05; done
-		echo evil >>.git/config && echo ESCAPED-config
-		echo evil >>.envrc && echo ESCAPED-envrc
-		echo evil >.git/hooks/pre-commit && echo ESCAPED-hook
-		gate_probe open-write .envrc; gate_probe truncate .git/config
-		touch newfile && echo CREATE-OK
-		: >/mnt/done 2>/dev/null; echo DONE' >/mnt/out.txt) &
-	sleep 1
-	(cd "$H/proj" && git -c safe.directory='*' config core.editor vi &&          # lock + rename over .git/config
-		printf 'export A=2\n' >.envrc.tmp && mv .envrc.tmp .envrc &&   # an editor's save
-		sed -i 's/A=2/A=3/' .envrc &&                         # sed -i: a new file renamed over
-		rm -rf .git/hooks && mkdir .git/hooks && chown -R "$OWNER" .git .envrc) ||
-		fail "[$ID] the outside replacements could not be made"
-	before=$(cd "$H/proj" && sha256sum .git/config .envrc; ls -A .git/hooks)
-	: >/mnt/go
-	wait
-	out=$(cat /mnt/out.txt)
-	check "[$ID] after git config, an editor's save, sed -i and rm -rf+mkdir outside, the running session still cannot write them" \
-		bash -c 'grep -q DONE <<<"$1" && grep -q CREATE-OK <<<"$1" && ! grep -q ESCAPED <<<"$1" && [ "$(grep -c ": EACCES$" <<<"$1")" -eq 2 ]' _ "$out"
-	check "[$ID] ... and the files are as the outside left them" \
-		test "$before" = "$(cd "$H/proj" && sha256sum .git/config .envrc; ls -A .git/hooks)"
-	grep -q DONE <<<"$out" && ! grep -q ESCAPED <<<"$out" || sed 's/^/    | /' <<<"$out"
+	out=$(run "/mnt/sbrun-in --plan $P/gate.sb 2>&1 | grep '^# write gate'")
+	check "[$ID] nested: the inner sbrun's plan says the gate is unavailable, and why" \
+		grep -q '^# write gate: unavailable: a seccomp listener exists already' <<<"$out"
 done
 
 echo "suite-gate: $npass passed, $nfail failed"
