@@ -7,11 +7,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
 typedef struct parser {
@@ -355,6 +357,31 @@ char *sb_gitcfg_include_target(const char *value, const char *from_file, const c
 	return xasprintf("%.*s/%s", (int)dl, from_file, value);
 }
 
+char *sb_gitcfg_lexical(const char *p)
+{
+	char *r = xmalloc(strlen(p) + 2);
+	size_t n = 0;
+	const char *s = p, *c;
+	size_t len;
+	while (sb_path_next_comp(&s, &c, &len)) {
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			while (n > 0 && r[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--;
+			continue;
+		}
+		r[n++] = '/';
+		memcpy(r + n, c, len);
+		n += len;
+	}
+	if (n == 0)
+		r[n++] = '/';
+	r[n] = '\0';
+	return r;
+}
+
+
 static bool seen(char *const *v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -415,7 +442,12 @@ static void walk(const char *file, const char *home, int depth, sb_gitcfg_walk *
 			free(target);
 			continue;
 		}
-		walk(target, home, depth + 1, w, d);
+		/* one spelling per file, so a cycle through "../a" is seen */
+		char *key = realpath(target, NULL);
+		if (!key)
+			key = sb_gitcfg_lexical(target);
+		walk(key, home, depth + 1, w, d);
+		free(key);
 		free(target);
 	}
 	sb_gitcfg_clear(&c);

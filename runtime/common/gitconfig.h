@@ -57,6 +57,11 @@ void sb_gitcfg_clear(sb_gitcfg *c);
 char *sb_gitcfg_include_target(const char *value, const char *from_file, const char *home,
 			       const char **why);
 
+/* Collapse "//", "." and ".." of an absolute path lexically (for paths
+ * that do not exist, where no symlink can change what ".." means).
+ * Caller frees.  */
+char *sb_gitcfg_lexical(const char *p);
+
 /* The result of following a set of config files and their includes.  */
 typedef struct sb_gitcfg_walk {
 	char **files;      /* every file named (the roots too), absolute, existing or not */

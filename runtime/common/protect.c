@@ -41,38 +41,11 @@ static void push(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
-/* Collapse "//", "." and ".." of an absolute path, lexically: used only
- * for the part of a path below its deepest existing directory, where no
- * symlink can change what ".." means (nothing is there yet).  */
-static char *lexical(const char *p)
-{
-	char *r = xmalloc(strlen(p) + 2);
-	size_t n = 0;
-	const char *s = p, *c;
-	size_t len;
-	while (sb_path_next_comp(&s, &c, &len)) {
-		if (len == 2 && c[0] == '.' && c[1] == '.') {
-			while (n > 0 && r[n - 1] != '/')
-				n--;
-			if (n > 0)
-				n--;
-			continue;
-		}
-		r[n++] = '/';
-		memcpy(r + n, c, len);
-		n += len;
-	}
-	if (n == 0)
-		r[n++] = '/';
-	r[n] = '\0';
-	return r;
-}
-
 /* The canonical form of p, existing or not: realpath of its deepest
  * existing ancestor, plus the rest.  */
 static char *canon_any(const char *p)
 {
-	char *lex = lexical(p);
+	char *lex = sb_gitcfg_lexical(p);
 	char *r = realpath(lex, NULL);
 	if (r) {
 		free(lex);
@@ -114,7 +87,7 @@ static void add(ctx *c, char ***v, size_t *n, const char *p)
 		c->rc = SB_REFUSED;
 		return;
 	}
-	char *lex = lexical(p);
+	char *lex = sb_gitcfg_lexical(p);
 	char *can = canon_any(p);
 	push(v, n, can);
 	if (strcmp(lex, can) != 0)
