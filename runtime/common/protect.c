@@ -372,17 +372,16 @@ static void scan_below(ctx *c)
 				continue;
 			}
 			unsigned char t = e->d_type;
+			if ((t != DT_DIR && t != DT_UNKNOWN) || strcmp(nm, "node_modules") == 0)
+				continue;   /* files: no allocation, no stat */
 			char *p = xasprintf("%s/%s", dir, nm);
-			if (t == DT_UNKNOWN) {
-				struct stat st;
-				t = lstat(p, &st) == 0 && S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-			}
-			if (t == DT_DIR && strcmp(nm, "node_modules") != 0) {
-				stack = xrealloc(stack, (n + 1) * sizeof *stack);
-				stack[n++] = p;
-			} else {
+			struct stat st;
+			if (t == DT_UNKNOWN && (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode))) {
 				free(p);
+				continue;
 			}
+			stack = xrealloc(stack, (n + 1) * sizeof *stack);
+			stack[n++] = p;
 		}
 		closedir(dh);
 		free(dir);
