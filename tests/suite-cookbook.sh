@@ -178,7 +178,7 @@ check() { # SECTION N FILE
 	"Lift one protection#2")
 		run_block "$f"
 		ok "lift one protection: .vscode allowed by the later line, .envrc still denied by its group" \
-			eval 'contains "$out" "allow: file-write-data $W/.vscode/settings.json" && contains "$out" "policy: mine.sbx:3" && contains "$out" "deny: file-write-data $W/.envrc" && contains "$out" "protected: denied by protect group \"direnv\""'
+			eval 'contains "$out" "allow: file-write-data $W/.vscode/settings.json" && contains "$out" "policy: mine.sbx:4" && contains "$out" "deny: file-write-data $W/.envrc" && contains "$out" "protected: denied by protect group \"direnv\""'
 		rm -f "$W/mine.sbx" ;;
 	"git: included configuration files#2")
 		probes 'try read ~/.gitconfig' 'echo "omp: GIT_CONFIG_GLOBAL=$GIT_CONFIG_GLOBAL"' \
