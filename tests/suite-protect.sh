@@ -196,6 +196,26 @@ for q in "$W/.envrc:deny" "$G/hooks/x:deny" "$G/config:deny" "$W/.vscode/x:deny"
 		fail "bound SBPL: ${q%:*}: $out"; fi
 done
 
+# ---- the macOS launch form: sandbox-exec -p TEXT -D ... (test build's stand-in) ----
+OST=$B/test-bin/omp-sandboxed
+if [ -x "$OST" ] && [ -x "$B/test-bin/fake_sandbox_exec" ]; then
+	rec=$W/fake-sandbox-exec.rec
+	rm -f "$rec"
+	(cd "$W" && SB_TEST_PLATFORM=macos "$OST" /bin/true >/dev/null 2>&1)
+	pg=$(sed -n 's/^define=PROTECT_GIT_[0-9]*=//p' "$rec" 2>/dev/null)
+	pn=$(sed -n 's/^define=PROTECT_GIT_NODES_[0-9]*=//p' "$rec" 2>/dev/null)
+	if grep -qxF "/private$G/config" <<<"$pg" && grep -qxF "/private$G/hooks" <<<"$pg" &&
+		grep -qxF "/private$G" <<<"$pn" && sed -n '/^profile:$/,$p' "$rec" | grep -qF '(param "PROTECT_GIT_1")' &&
+		sed -n '/^profile:$/,$p' "$rec" | grep -qF '; protect/direnv.sbx:'; then
+		pass "macOS form: the discovered paths go to sandbox-exec as -D PROTECT_GIT_N, the groups' rules are in -p"
+	else
+		fail "macOS form: $(head -c 1500 "$rec" 2>/dev/null)"
+	fi
+	rm -f "$rec"
+else
+	echo "SKIP: [$me] the macOS form needs the test build ($OST, make test-bins)"
+fi
+
 # ---- the git preset follows the user's includes (issue 30) ----
 # OMP_SANDBOX_PROTECT=none: on Linux, until the write gate (docs/linux.md),
 # absent protected names narrow their directories and `git commit` in the
