@@ -382,21 +382,6 @@ char *sb_gitcfg_lexical(const char *p)
 }
 
 
-static bool seen(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
-
-static void push_unique(char ***v, size_t *n, const char *s)
-{
-	if (seen(*v, *n, s))
-		return;
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
 
 static char *tilde(const char *v, const char *home)
 {
@@ -407,9 +392,9 @@ static char *tilde(const char *v, const char *home)
 
 static void walk(const char *file, const char *home, int depth, sb_gitcfg_walk *w, sb_diag *d)
 {
-	if (seen(w->files, w->nfiles, file))
+	if (sb_strv_has(w->files, w->nfiles, file))
 		return;   /* a cycle, or the same file included twice: read once */
-	push_unique(&w->files, &w->nfiles, file);
+	sb_strv_push_unique(&w->files, &w->nfiles, file);
 	sb_gitcfg c = { 0 };
 	if (sb_gitcfg_read(file, &c, d) != 0) {
 		sb_gitcfg_clear(&c);
@@ -421,9 +406,9 @@ static void walk(const char *file, const char *home, int depth, sb_gitcfg_walk *
 		if (e->kind == SB_GITCFG_HOOKSPATH || e->kind == SB_GITCFG_FSMONITOR) {
 			char *t = tilde(e->value, home);
 			if (e->kind == SB_GITCFG_HOOKSPATH)
-				push_unique(&w->hooks, &w->nhooks, t);
+				sb_strv_push_unique(&w->hooks, &w->nhooks, t);
 			else
-				push_unique(&w->fsmonitor, &w->nfsmonitor, t);
+				sb_strv_push_unique(&w->fsmonitor, &w->nfsmonitor, t);
 			free(t);
 			continue;
 		}

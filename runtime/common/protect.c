@@ -25,21 +25,6 @@ typedef struct ctx {
 	sb_gitcfg_walk global;
 } ctx;
 
-static bool in_list(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
-
-static void push(char ***v, size_t *n, const char *s)
-{
-	if (in_list(*v, *n, s))
-		return;
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
 
 /* The canonical form of p, existing or not: realpath of its deepest
  * existing ancestor, plus the rest.  */
@@ -89,9 +74,9 @@ static void add(ctx *c, char ***v, size_t *n, const char *p)
 	}
 	char *lex = sb_gitcfg_lexical(p);
 	char *can = canon_any(p);
-	push(v, n, can);
+	sb_strv_push_unique(v, n, can);
 	if (strcmp(lex, can) != 0)
-		push(v, n, lex);
+		sb_strv_push_unique(v, n, lex);
 	free(lex);
 	free(can);
 }
@@ -195,11 +180,11 @@ static void scan_modules(ctx *c, const char *dir, int depth)
 static void protect_gitdir(ctx *c, const char *gd, const char *top, int depth)
 {
 	char *key = canon_any(gd);
-	if (in_list(c->done, c->ndone, key)) {
+	if (sb_strv_has(c->done, c->ndone, key)) {
 		free(key);
 		return;
 	}
-	push(&c->done, &c->ndone, key);
+	sb_strv_push_unique(&c->done, &c->ndone, key);
 	free(key);
 	c->out->repos++;
 	static const char *const own[] = { "config", "config.worktree", "commondir", "hooks" };
@@ -347,7 +332,7 @@ static void scan_below(ctx *c)
 	size_t max = c->in->scan_max ? c->in->scan_max : SB_PROTECT_SCAN_MAX;
 	char **stack = NULL;
 	size_t n = 0;
-	push(&stack, &n, c->in->workspace);
+	sb_strv_push_unique(&stack, &n, c->in->workspace);
 	while (n > 0) {
 		char *dir = stack[--n];
 		if (c->out->scanned >= max) {
@@ -436,7 +421,7 @@ static void global_configs(ctx *c)
 		char *can = realpath(f, NULL);
 		if (can && sb_path_is_strictly_under(can, in->home) && sb_path_bad_char(can) < 0 &&
 		    include_readable(c, can))
-			push(&c->out->includes, &c->out->nincludes, can);
+			sb_strv_push_unique(&c->out->includes, &c->out->nincludes, can);
 		free(can);
 	}
 	/* absolute hooksPath / fsmonitor of the user's configuration apply to
