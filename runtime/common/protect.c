@@ -147,6 +147,38 @@ static void deny_runpath(ctx *c, const char *v, const char *top, const char *git
 	free(p);
 }
 
+/* An include target may be read when it is not a credential store: the
+ * git entries of the sensitive list are git's own configuration.  */
+static bool include_readable(ctx *c, const char *p)
+{
+	const sb_sensitive_entry *s = sb_sensitive_match(p, c->in->home, NULL, 0);
+	const char *base = strrchr(p, '/');
+	base = base ? base + 1 : p;
+	bool gitcfg = s && (!strcmp(s->rel, ".gitconfig") || !strcmp(s->rel, ".config/git"));
+	if (!s || (gitcfg && strcmp(base, "credentials") != 0))
+		return true;
+	sb_diag_report(c->d, SB_SEV_WARNING, NULL, "protect",
+		       "your git configuration includes %s, a sensitive home location (~/%s: %s); "
+		       "it stays unreadable in the sandbox, so git runs without it (grant it with "
+		       "OMP_SANDBOX_EXTRA_READ and OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1)", p, s->rel,
+		       s->why);
+	return false;
+}
+
+/* Grant read of an included file under the home (the git preset's
+ * GIT_INCLUDES): git skips an include it cannot read, silently.  */
+static void grant_include(ctx *c, const char *f)
+{
+	struct stat st;
+	if (!c->in->includes || stat(f, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	char *can = realpath(f, NULL);
+	if (can && sb_path_is_strictly_under(can, c->in->home) && sb_path_bad_char(can) < 0 &&
+	    include_readable(c, can))
+		sb_strv_push_unique(&c->out->includes, &c->out->nincludes, can);
+	free(can);
+}
+
 static void protect_gitdir(ctx *c, const char *gd, const char *top, int depth);
 
 /* COMMON/modules: a submodule's git dir holds HEAD; a name with slashes is
@@ -231,8 +263,11 @@ static void protect_gitdir(ctx *c, const char *gd, const char *top, int depth)
 	char *cw = xasprintf("%s/config.worktree", gd);
 	sb_gitcfg_walk_file(cw, c->in->home, &w, c->d);
 	free(cw);
-	for (size_t i = 0; i < w.nfiles; i++)
+	for (size_t i = 0; i < w.nfiles; i++) {
 		deny(c, w.files[i]);
+		if (i > 0)   /* files the repository's config includes */
+			grant_include(c, w.files[i]);
+	}
 	for (size_t i = 0; i < w.nhooks; i++)
 		deny_runpath(c, w.hooks[i], top, gd);
 	for (size_t i = 0; i < w.nfsmonitor; i++)
@@ -380,24 +415,6 @@ static void scan_below(ctx *c)
 			       "docs/limitations.md)", c->in->workspace, max);
 }
 
-/* A global include target may be read when it is not a credential store:
- * the git entries of the sensitive list are git's own configuration.  */
-static bool include_readable(ctx *c, const char *p)
-{
-	const sb_sensitive_entry *s = sb_sensitive_match(p, c->in->home, NULL, 0);
-	const char *base = strrchr(p, '/');
-	base = base ? base + 1 : p;
-	bool gitcfg = s && (!strcmp(s->rel, ".gitconfig") || !strcmp(s->rel, ".config/git"));
-	if (!s || (gitcfg && strcmp(base, "credentials") != 0))
-		return true;
-	sb_diag_report(c->d, SB_SEV_WARNING, NULL, "protect",
-		       "your git configuration includes %s, a sensitive home location (~/%s: %s); "
-		       "it stays unreadable in the sandbox, so git runs without it (grant it with "
-		       "OMP_SANDBOX_EXTRA_READ and OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1)", p, s->rel,
-		       s->why);
-	return false;
-}
-
 static void global_configs(ctx *c)
 {
 	const sb_protect_in *in = c->in;
@@ -415,14 +432,8 @@ static void global_configs(ctx *c)
 		bool root = false;
 		for (size_t k = 0; k < nroots; k++)
 			root = root || strcmp(f, roots[k]) == 0;
-		struct stat st;
-		if (!in->includes || root || stat(f, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		char *can = realpath(f, NULL);
-		if (can && sb_path_is_strictly_under(can, in->home) && sb_path_bad_char(can) < 0 &&
-		    include_readable(c, can))
-			sb_strv_push_unique(&c->out->includes, &c->out->nincludes, can);
-		free(can);
+		if (!root)
+			grant_include(c, f);
 	}
 	/* absolute hooksPath / fsmonitor of the user's configuration apply to
 	 * every repository, found or not */

@@ -365,6 +365,19 @@ Test(protect, global_includes_for_read, .init = setup, .fini = teardown)
 	sb_protect_clear(&p);
 }
 
+Test(protect, repository_includes_for_read, .init = setup, .fini = teardown)
+{
+	repo("ws/.git");
+	mkdirs("home/team");
+	put("ws/.git/config", "[include]\n\tpath = ~/team/shared.inc\n");
+	put("home/team/shared.inc", "[user]\n\temail = t@example.org\n");
+	sb_protect p = discover(true, true);
+	cr_assert(has(p.includes, p.nincludes, at("home/team/shared.inc")), "%s", diags());
+	cr_assert(has(p.deny, p.ndeny, at("home/team/shared.inc")));
+	cr_assert(not(has(p.includes, p.nincludes, at("ws/.git/config"))));
+	sb_protect_clear(&p);
+}
+
 Test(protect, scan_bound_warns, .init = setup, .fini = teardown)
 {
 	for (int i = 0; i < 30; i++) {
