@@ -25,7 +25,6 @@ typedef struct ctx {
 	sb_gitcfg_walk global;
 } ctx;
 
-
 /* The canonical form of p, existing or not: realpath of its deepest
  * existing ancestor, plus the rest.  */
 static char *canon_any(const char *p)
