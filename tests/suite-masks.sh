@@ -212,7 +212,7 @@ done
 for ID in root user; do
 	if [ $ID = root ]; then H=/home/root-m OWNER=0:0; else H=/home/user-m OWNER=65534:65534; fi
 	make_home
-	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	cp -r $P/omp.sbx $P/tools $P/protect "$H/proj/"
 	printf '%s\n' "$git_sbx" >"$H/proj/omp-protect-git.sbx"
 	echo edit >>"$H/proj/a.txt"
 	# as root on a repository make_home gave to the user: git refuses a
@@ -238,7 +238,7 @@ for ID in root user; do
 	check "[$ID] cookbook: the recipe's second explain line says allow" grep -q "^allow:" <<<"$ex"
 
 	make_home
-	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	cp -r $P/omp.sbx $P/tools $P/protect "$H/proj/"
 	printf '%s\n' "$env_sbx" >"$H/proj/omp-env.sbx"
 	echo "API_KEY=SBX-ENV-SECRET-$ID" >"$H/proj/.env"
 	chown -R "$OWNER" "$H/proj"
