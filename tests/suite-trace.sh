@@ -331,7 +331,10 @@ if "$SBC" -o "$POL/wide-session.sb" "$POL/wide-session.sbx" 2>"$T/chk"; then
 	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 		"$SBRUN" --trace "$POL/wide-session.sb" /bin/sh -c "mkdir -p $H/.cache/mytool/x; GIT_CONFIG_GLOBAL=/dev/null git clone -q $H/repos/lib.git $WS/clone2; cat $H/.cache/pip/wheel" 2>"$T/err")
 	err=$(cat "$T/err")
-	if [ -d "$WS/clone2/.git" ] && [ "$(denials | wc -l)" = 1 ] && contains "$err" "denied read $H/.cache/pip/wheel"; then
+	# (under the write gate git's hard links of the source objects are
+	# refused and reported, and git copies them: not a failure)
+	if [ -d "$WS/clone2/.git" ] && [ "$(denials | grep -vF "$H/repos/lib.git/objects/" | wc -l)" = 1 ] &&
+		contains "$err" "denied read $H/.cache/pip/wheel"; then
 		pass "learn applied: the clone works in one round, ~/.cache/mytool is writable, ~/.cache/pip stays closed"
 	else fail "learn applied: $(ls "$WS/clone2" 2>&1 | head -2) $(denials)"; fi
 else fail "learn: the wide fragment does not compile: $(cat "$T/chk")"; fi
@@ -370,8 +373,10 @@ else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
 # absent, ENOENT), and the tracer still reports it, from an open and from
 # an access(2) probe (git's way with its config: a "missing" one is skipped)
 "$SBC" -o "$POL/omp.sb" "$POL/omp.sbx" 2>/dev/null
+# (--write-gate off: the gate serves the trace inside the sandbox, where a
+# hidden path is simply not there to report; docs/trace.md)
 mrun() { (cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
-	OMP_SANDBOX_TOOLS=none "$SBRUN" --mechanism masks "$@" 2>&1); }
+	OMP_SANDBOX_TOOLS=none "$SBRUN" --mechanism masks --write-gate off "$@" 2>&1); }
 plain=$(mrun "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped" | grep -v tamper)
 traced=$(mrun --trace "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped")
 if contains "$plain" "No such file or directory" && contains "$plain" skipped &&

@@ -31,6 +31,7 @@ typedef struct entry {
 	int port;                  /* CONNECT: the first refused port */
 	char *detail;              /* CONNECT: the proxy's reason */
 	bool absent;               /* hidden by a mask: ENOENT inside, not EACCES */
+	bool link_source;          /* WRITE: a hard link to it was refused (write gate) */
 } entry;
 
 struct sb_tracer {
@@ -656,6 +657,8 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	e->count = 1;
 	e->platform_only = d->platform_only;
 	e->absent = d->absent;
+	e->link_source = d->access == SB_ACC_WRITE && d->syscall &&
+			 (!strcmp(d->syscall, "link") || !strcmp(d->syscall, "linkat"));
 	e->port = d->port;
 	e->detail = d->detail ? xstrdup(d->detail) : NULL;
 	classify(t, e, d->origin);
@@ -1001,7 +1004,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	grant *v = NULL;
 	size_t n = 0, cap = 0;
 	bool network = false;
-	size_t ctl = 0, local_sockets = 0;
+	size_t ctl = 0, local_sockets = 0, links = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const entry *e = t->v[i];
 		if (e->platform_only)
@@ -1021,6 +1024,13 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 			continue;   /* after the file grants */
 		if (has_control(e->path)) {
 			ctl++;
+			continue;
+		}
+		if (e->link_source) {
+			/* a new name for a write-denied file would let it be
+			 * written: refused, and tools copy instead (git's local
+			 * clone): granting write on the source would be wider */
+			links++;
 			continue;
 		}
 		char *target = grant_target_t(t, e->access, e->path);
@@ -1076,6 +1086,11 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 	free(v);
 	if (network)
 		fputs("\n# needed: a network socket the policy denies\nnetwork on;\n", f);
+	if (links)
+		fprintf(f, "\n# %zu hard link%s to a write-denied file refused (a new name would let it be\n"
+			   "# written); tools copy instead (git's local clone does).  Not learned: write on\n"
+			   "# the source would be wider than what they need.\n", links,
+			links == 1 ? "" : "s");
 	if (local_sockets)
 		fputs("\n# A UNIX-domain socket was refused (glibc probes nscd's at each start of a\n"
 		      "# shell or git, harmlessly).  Not learned: `network on;` would open every\n"
