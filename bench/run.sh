@@ -956,8 +956,9 @@ section_gate() {
 	md ""
 	thead "job" ">unsandboxed ms" ">no gate ms" ">gate ms" "gate spread" ">gate / no gate" ">CPU ratio (user+sys)"
 	if [ "$in_ns" != 1 ]; then na "gate" "no private mount namespace"; md ""; return; fi
-	if ! "$SBRUN" --plan "$PROFILE" 2> /dev/null | grep -q '^# write gate: [0-9]'; then
-		na "gate" "no write gate here: $("$SBRUN" --plan "$PROFILE" 2>&1 | grep '^# write gate' | cut -c1-100)"; md ""; return
+	local plan; plan=$("$SBRUN" --plan "$PROFILE" 2>&1)
+	if ! grep -q '^# write gate: [0-9]' <<< "$plan"; then
+		na "gate" "no write gate here: $(grep '^# write gate' <<< "$plan" | cut -c1-100)"; md ""; return
 	fi
 	local on="$SBRUN $PROFILE" off="/usr/bin/env OMP_SANDBOX_PROTECT=none $SBRUN $PROFILE"
 	local repo=$WS/gategit
