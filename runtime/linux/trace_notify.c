@@ -13,6 +13,7 @@
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,7 +495,7 @@ typedef struct ctx {
 enum { REC_DENIED = 1, REC_LOST = 2, REC_NSTR = 5 };
 
 typedef struct rec_head {
-	uint8_t kind, access, platform_only, pad;
+	uint8_t kind, access, platform_only, absent;
 	int32_t pid, port;
 	uint32_t n;                     /* REC_LOST */
 	uint16_t len[REC_NSTR];         /* path, process, syscall, detail, origin */
@@ -526,9 +527,18 @@ void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d)
 		return;
 	}
 	rec_head h = { .kind = REC_DENIED, .access = (uint8_t)d->access,
-		       .platform_only = d->platform_only, .pid = d->pid, .port = d->port };
+		       .platform_only = d->platform_only, .absent = d->absent, .pid = d->pid,
+		       .port = d->port };
 	const char *str[REC_NSTR] = { d->path, d->process, d->syscall, d->detail, d->origin };
 	send_record(n->remote, &h, str);
+	/* Whole lines: the caller is answered after the report is written,
+	 * so wait for the launcher's one-byte receipt (sb_trace_record_recv).
+	 * A launcher that does not read (a stalled terminal) delays this by
+	 * a second at most; one that is gone, not at all.  */
+	struct pollfd pf = { .fd = n->remote, .events = POLLIN };
+	char ack;
+	if (poll(&pf, 1, 1000) > 0 && (pf.revents & POLLIN))
+		(void)recv(n->remote, &ack, 1, MSG_DONTWAIT);
 }
 
 static void report_lost(sb_trace_notifier *n)
@@ -578,8 +588,11 @@ int sb_trace_record_recv(int fd, sb_tracer *t)
 	} else if (h.kind == REC_DENIED && h.access < SB_ACC__COUNT && str[0]) {
 		sb_denial d = { .access = (sb_access)h.access, .path = str[0], .pid = h.pid,
 				.process = str[1], .syscall = str[2], .platform_only = h.platform_only,
-				.port = h.port, .detail = str[3], .origin = str[4] };
+				.port = h.port, .detail = str[3], .origin = str[4],
+				.absent = h.absent };
 		sb_tracer_denied(t, &d);
+		/* the receipt the reporting side waits for (whole lines) */
+		(void)send(fd, "k", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 	} else {
 		sb_tracer_lost(t, 1);
 	}
