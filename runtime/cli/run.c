@@ -511,6 +511,13 @@ typedef struct std_terminals {
 	size_t n;
 } std_terminals;
 
+/* OMP_SANDBOX_KEEP_BACKGROUND=1: the same as --keep-background.  */
+static bool keep_background_env(char *const *envp)
+{
+	const char *v = sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND");
+	return v && !strcmp(v, "1");
+}
+
 static void find_std_terminals(std_terminals *t)
 {
 	t->n = 0;
@@ -637,6 +644,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
+			     .keep_background = cfg->keep_background ||
+						keep_background_env(cfg->envp),
 			     /* The tracer classifies with the Landlock rules: a path a
 			      * mask hides looks absent (ENOENT), not denied, and would go
 			      * unreported; tracing picks the complement unless told. */

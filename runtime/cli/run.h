@@ -39,6 +39,8 @@ typedef struct sb_run_cfg {
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
+	bool keep_background;          /* Linux: --keep-background (or
+					* OMP_SANDBOX_KEEP_BACKGROUND=1) */
 	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,

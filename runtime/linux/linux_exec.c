@@ -7,6 +7,7 @@
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,7 +282,9 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	int rfd = -1, rc, canary = -1;
 	/* namespaces first: the ruleset and filters are made in the child */
 	int events = o->trace ? o->trace_events : -1;
-	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, d)) != 0)
+	if ((rc = sb_tree_guard(o, d)) != 0)   /* a supervising parent (tree.h) */
+		return rc;
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background, d)) != 0)
 		return rc;
 	if (!o->egress && events >= 0)
 		close(events);   /* no proxy: nobody reports to it */
@@ -325,7 +328,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	bool net_block = sb_ll_plan_net_block(plan);
 	/* Traced, the trace filter refuses those sockets instead, so the
 	 * refusal is seen (trace_notify.h).  */
-	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace) < 0) {
+	sb_keyring_fresh();   /* before the filter refuses keyctl */
+	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace, o->egress != NULL) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}
@@ -386,6 +390,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		close(canary);
 		canary = -1;
 	}
+	sb_tree_detach();   /* no terminal: a session of its own (tree.h) */
 	rc = exec_it(path, argv, envp, d);
 out:
 	if (rfd >= 0)

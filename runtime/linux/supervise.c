@@ -3,6 +3,7 @@
  * signalfd make the child's end and the forwarded signals two descriptors
  * the parent's poll loop waits on: no signal handler, no global state.  */
 #include "runtime/linux/supervise.h"
+#include "runtime/linux/tree.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ pid_t sb_sup_fork(sb_sup *s)
 	if (sigprocmask(SIG_BLOCK, &set, &s->saved) < 0)
 		return -1;
 	pid_t parent = getpid();
+	/* before the fork, so no orphan of the tree can reach init first */
+	sb_tree_reaper();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -98,6 +101,8 @@ void sb_sup_exit(sb_sup *s, int wstatus)
 {
 	close(s->pidfd);
 	close(s->sigfd);
+	if (s->end_tree)
+		sb_tree_end();
 	fflush(NULL);
 	if (WIFSIGNALED(wstatus)) {
 		int sig = WTERMSIG(wstatus);

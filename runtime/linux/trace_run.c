@@ -7,6 +7,7 @@
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/tree.h"
 #include "runtime/common/denial.h"
 #include "runtime/common/proxy.h"
 
@@ -153,7 +154,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			       "cannot start the trace supervisor: socketpair: %s", strerror(errno));
 		return SB_REFUSED;
 	}
-	sb_sup sup;
+	sb_sup sup = { .end_tree = !o->keep_background };
 	pid_t pid = sb_sup_fork(&sup);
 	if (pid < 0) {
 		int e = errno;
@@ -223,6 +224,8 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (!done)   /* poll failed: still wait, never leave the child */
 		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
+	if (sup.end_tree)
+		sb_tree_end();   /* what the command left behind (tree.h) */
 	server_stop(&srv);
 	if (listener >= 0)
 		close(listener);
