@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "compiler/common/path.h"
+#include "compiler/eval/eval.h"
 #include "compiler/common/xalloc.h"
 #include "runtime/common/denial.h"
 #include "runtime/macos/macos_trace.h"
@@ -99,6 +101,44 @@ static int stream_named(const char *file)
 	return -1;
 }
 
+/* Can the sandboxed tree change, delete or replace the trace file at
+ * `real` (the profile allows writing it, or creating or deleting in its
+ * directory)?  Then it could forge the report.  */
+static bool trace_file_writable(const sb_profile *bound, const char *real)
+{
+	sb_eval *ev = sb_eval_new(bound, 0);
+	char *dir = sb_path_dirname(real);
+	char *sib = sb_path_join(dir, ".sbx-trace-sibling");
+	bool w = sb_eval_decide(ev, SB_OP_FILE_WRITE_DATA, real, SB_VNODE_REGULAR).kind == SB_DEC_ALLOW ||
+		 sb_eval_decide(ev, SB_OP_FILE_WRITE_UNLINK, real, SB_VNODE_REGULAR).kind == SB_DEC_ALLOW ||
+		 sb_eval_decide(ev, SB_OP_FILE_WRITE_CREATE, sib, SB_VNODE_REGULAR).kind == SB_DEC_ALLOW;
+	free(sib);
+	free(dir);
+	sb_eval_free(ev);
+	return w;
+}
+
+/* After the run: is the trace file at its name still the one written,
+ * and only by the trace?  The report is written through the descriptor
+ * opened at launch, whatever happened to the name.  */
+static void trace_file_verify(FILE *out, const char *file, sb_diag *d)
+{
+	struct stat fs, ps;
+	fflush(out);
+	long written = ftell(out);
+	if (fstat(fileno(out), &fs) != 0)
+		return;
+	if (stat(file, &ps) != 0 || ps.st_dev != fs.st_dev || ps.st_ino != fs.st_ino)
+		sb_diag_report(d, SB_SEV_WARNING, NULL, "trace",
+			       "the trace file %s was deleted or replaced during the run: what is "
+			       "there now was not written by the trace", file);
+	else if (written >= 0 && fs.st_size != (off_t)written)
+		sb_diag_report(d, SB_SEV_WARNING, NULL, "trace",
+			       "the trace file %s was changed during the run (%lld bytes, the trace "
+			       "wrote %ld): do not trust its content", file, (long long)fs.st_size,
+			       written);
+}
+
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
 		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
@@ -124,6 +164,15 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 				close(fd);
 			return SB_REFUSED;
 		}
+		char *real = std < 0 ? realpath(cfg->trace_file, NULL) : NULL;
+		if (real && l->bound && trace_file_writable(l->bound, real))
+			sb_diag_report(d, SB_SEV_WARNING, NULL, "trace",
+				       "the trace file %s lies where the sandbox may write: the sandboxed "
+				       "program could delete or rewrite it and leave a forged report "
+				       "(sbrun warns at exit when it was replaced or changed); write the "
+				       "trace outside every writable root (workspace, ~/.omp, temp dirs, "
+				       "extra write paths)", real);
+		free(real);
 	} else if (cfg->trace) {
 		out = stderr;
 	}
@@ -170,6 +219,8 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		free(session);
 	}
 	sb_tracer_free(t);
+	if (out && out != stderr && stream_named(cfg->trace_file) < 0)
+		trace_file_verify(out, cfg->trace_file, d);
 	if (out && out != stderr)
 		fclose(out);
 	free(ptext);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -77,6 +78,35 @@ static int cloexec_inherited(void)
 		}
 	}
 	closedir(dir);
+	return 0;
+}
+
+/* The standard descriptors stay open in the tree.  A directory (or an
+ * O_PATH descriptor of one, or of a symlink) is a handle on the tree
+ * outside the mount namespace: openat(0, ".ssh/id_rsa") walks the
+ * unmasked tree, and the complement's rules are on paths it does not
+ * resolve; a block device reads the disk below every rule.  Terminals,
+ * pipes, sockets, regular files and character devices are what commands
+ * are run with, and reach nothing beyond themselves.  */
+static int check_std_fds(sb_diag *d)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) != 0)
+			continue;   /* closed */
+		const char *what = S_ISDIR(st.st_mode)   ? "a directory"
+				   : S_ISBLK(st.st_mode) ? "a block device"
+				   : S_ISLNK(st.st_mode) ? "a symbolic link (O_PATH)"
+							 : NULL;
+		if (!what)
+			continue;
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "launch",
+			       "standard %s (descriptor %d) is %s: the sandboxed command could reach "
+			       "files through it that the sandbox denies; refusing to run",
+			       fd == 0 ? "input" : fd == 1 ? "output" : "error", fd, what);
+		sb_diag_note(d, NULL, "redirect it from or to a file, a pipe or /dev/null");
+		return SB_REFUSED;
+	}
 	return 0;
 }
 
@@ -282,6 +312,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	int rfd = -1, rc, canary = -1;
 	/* namespaces first: the ruleset and filters are made in the child */
 	int events = o->trace ? o->trace_events : -1;
+	if ((rc = check_std_fds(d)) != 0)
+		return rc;
 	if ((rc = sb_tree_guard(o, d)) != 0)   /* a supervising parent (tree.h) */
 		return rc;
 	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background, d)) != 0)
