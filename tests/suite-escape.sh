@@ -210,7 +210,7 @@ run_technique() {
 		fi
 		if [ -z "$NO_INSIDE" ] && ! grep -q '^SBX-INSIDE-RAN' "$OUT"; then why="the sandboxed command did not run"; fi
 		grep -q '^CONTROL-FAIL' "$OUT" && why="${why:+$why; }a control failed"
-		nreached=$(grep -c '^REACHED:' "$OUT")
+		nreached=$(grep -c '^[[:space:]]*REACHED:' "$OUT")
 		[ "$nreached" -lt "$STEPS" ] &&
 			why="${why:+$why; }reached $nreached of its $STEPS steps (it stopped before the check it describes)"
 		grep -q '^ESCAPED:' "$OUT" && why="${why:+$why; }$(grep -m1 '^ESCAPED:' "$OUT")"

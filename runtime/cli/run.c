@@ -511,11 +511,10 @@ typedef struct std_terminals {
 	size_t n;
 } std_terminals;
 
-/* OMP_SANDBOX_KEEP_BACKGROUND=1: the same as --keep-background.  */
+/* OMP_SANDBOX_KEEP_BACKGROUND=1 (or yes, true): as --keep-background.  */
 static bool keep_background_env(char *const *envp)
 {
-	const char *v = sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND");
-	return v && !strcmp(v, "1");
+	return sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND"));
 }
 
 static void find_std_terminals(std_terminals *t)

@@ -616,6 +616,10 @@ static int do_key_run(const char *desc, const char *payload, char **cmd)
 {
 	if (kc(1 /* KEYCTL_JOIN_SESSION_KEYRING */, 0, 0, 0, 0) < 0)
 		return refused("keyctl(JOIN_SESSION_KEYRING)");
+	/* as pam_keyinit does: the user keyring linked from the session's, so
+	 * its keys are possessed */
+	if (kc(8 /* KEYCTL_LINK */, K_USER, K_SESSION, 0, 0) < 0)
+		return refused("keyctl(LINK @u into @s)");
 	char udesc[256], sp[256], up[256];
 	snprintf(udesc, sizeof udesc, "%s-u", desc);
 	snprintf(sp, sizeof sp, "%s-session", payload);
