@@ -392,9 +392,9 @@ static int do_bind(const char *src, const char *dst, const char *rel)
 		refused("unshare(CLONE_NEWNS)");
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
 			return refused("unshare(CLONE_NEWUSER|CLONE_NEWNS)");
-		printf("unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
+		printf("REACHED: unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
 	} else {
-		printf("unshare(CLONE_NEWNS): ok\n");
+		printf("REACHED: unshare(CLONE_NEWNS): ok\n");
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		refused("mount --make-rprivate /");
