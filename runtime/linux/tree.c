@@ -170,8 +170,10 @@ int sb_tree_guard(const sb_linux_opts *o, sb_diag *d)
 {
 	if (o->egress || o->trace)
 		return 0;   /* their supervising parent ends the tree */
+	if (o->keep_background)
+		return 0;   /* nothing to end: the command is exec'd by this process */
 	sb_sup s;
-	s.end_tree = !o->keep_background;
+	s.end_tree = true;
 	pid_t pid = sb_sup_fork(&s);
 	if (pid < 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "launch",

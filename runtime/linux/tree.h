@@ -19,9 +19,9 @@ void sb_tree_reaper(void);
  * how many were killed.  */
 int sb_tree_end(void);
 /* The launch, first: unless another supervising parent will exist (the
- * egress proxy's, the trace's), fork one that waits for the command,
- * forwards signals to it, ends the tree after it (unless
- * o->keep_background) and exits as it did.  Returns 0 in the child, or
+ * egress proxy's, the trace's) or o->keep_background (then this process
+ * execs the command, as before), fork one that waits for the command,
+ * forwards signals to it, ends the tree after it and exits as it did.  Returns 0 in the child, or
  * SB_REFUSED when it cannot fork.  */
 int sb_tree_guard(const sb_linux_opts *o, sb_diag *d);
 /* The command's process, just before exec: a session of its own unless one
