@@ -62,6 +62,27 @@ static void pidset_add(pidset *s, pid_t p)
 	s->v[s->n++] = p;
 }
 
+static pid_t parent_of(pid_t pid);
+
+/* Without /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): every
+ * process whose parent is `pid`.  */
+static void children_by_scan(pid_t pid, pidset *out)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long p = strtol(e->d_name, &end, 10);
+		if (*end || p <= 0)
+			continue;
+		if (parent_of((pid_t)p) == pid)
+			pidset_add(out, (pid_t)p);
+	}
+	closedir(d);
+}
+
 /* The children of every thread of `pid` into `out`.  */
 static void children_of(pid_t pid, pidset *out)
 {
@@ -71,6 +92,7 @@ static void children_of(pid_t pid, pidset *out)
 	if (!d)
 		return;
 	struct dirent *e;
+	bool listed = false;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -79,12 +101,15 @@ static void children_of(pid_t pid, pidset *out)
 		FILE *f = fopen(cp, "re");
 		if (!f)
 			continue;
+		listed = true;
 		int c;
 		while (fscanf(f, "%d", &c) == 1)
 			pidset_add(out, (pid_t)c);
 		fclose(f);
 	}
 	closedir(d);
+	if (!listed)
+		children_by_scan(pid, out);
 }
 
 /* The parent of `pid` (from /proc/PID/stat), or -1.  */
