@@ -73,7 +73,7 @@ int sb_seccomp_install(bool block_af_unix, bool block_all_sockets, bool namespac
 		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
 		/* 7 */ EPERM_RET,
 		/* The kernel keyrings are not namespaced: the user keyring and
-		 * anything linked from it would be readable inside (issue 29).
+		 * anything linked from it would be readable inside (tests/escape/45-kernel-keyring.sh).
 		 * The launcher joins a fresh session keyring first
 		 * (sb_keyring_fresh), and the calls are refused, as container
 		 * runtimes do.  */

@@ -60,7 +60,7 @@ pid_t sb_sup_fork(sb_sup *s)
 	/* This process never execs: a write or splice(2) into a socket or
 	 * pipe the tree closed must fail with EPIPE, not end the proxy or the
 	 * trace supervisor (a sandboxed process could end its supervisor at
-	 * will, issue 29).  The child keeps the default for its command.  */
+	 * will; tests/escape/41-proxy-sigpipe.sh).  The child keeps the default.  */
 	signal(SIGPIPE, SIG_IGN);
 	s->pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);

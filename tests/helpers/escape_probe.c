@@ -500,7 +500,7 @@ static int do_setns(int pid, const char *path)
 	return do_read(path);
 }
 
-/* ---- issue 29 ---- */
+/* ---- techniques 38-49 ---- */
 
 /* A new user namespace without a uid_map (writing it is a file write
  * Landlock refuses): full capabilities there, over nothing outside.  */

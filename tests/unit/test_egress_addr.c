@@ -1,6 +1,6 @@
 /* Unit tests for sb_addr_is_internal (compiler/ir/egress.c): IPv6 forms
  * that carry an IPv4 address are classified by the address they carry
- * (issue 29, item 9: ::127.0.0.1 and 2002:7f00:1:: passed as external).  */
+ * (::127.0.0.1 and 2002:7f00:1:: once passed as external; docs/egress.md).  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

@@ -1,5 +1,5 @@
 /* Unit tests for runtime/common/httpvet.c: request framing and the host
- * check of plain HTTP inside a CONNECT tunnel (issue 29, item 3).  */
+ * check of plain HTTP inside a CONNECT tunnel (docs/egress.md, "The proxy").  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <string.h>
