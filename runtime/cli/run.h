@@ -42,6 +42,7 @@ typedef struct sb_run_cfg {
 	bool keep_background;          /* Linux: --keep-background (or
 					* OMP_SANDBOX_KEEP_BACKGROUND=1) */
 	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
+	int write_gate;                /* Linux: 0 auto, 1 off (sb_ll_gate_mode) */
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */
