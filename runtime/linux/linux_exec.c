@@ -275,6 +275,10 @@ static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock,
 		return 0;
 	}
 	close(sv[1]);
+	/* The gate opens files for the tree, /dev/tty among them: without a
+	 * terminal on 0-2 it must have no controlling terminal either
+	 * (tree.h; tests/escape/44-terminal-after-exit.sh).  */
+	sb_tree_detach();
 	sb_gate_run(plan, sv[0], &sup, gt);
 }
 
