@@ -558,6 +558,12 @@ typedef struct std_terminals {
 	size_t n;
 } std_terminals;
 
+/* OMP_SANDBOX_KEEP_BACKGROUND=1 (or yes, true): as --keep-background.  */
+static bool keep_background_env(char *const *envp)
+{
+	return sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND"));
+}
+
 static void find_std_terminals(std_terminals *t)
 {
 	t->n = 0;
@@ -686,6 +692,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
+			     .keep_background = cfg->keep_background ||
+						keep_background_env(cfg->envp),
 			     /* Traced, the complement unless told (--mechanism masks):
 			      * the tracer knows the masks (trace_notify.c), but sees no
 			      * stat() probe of a path they hide (docs/trace.md). */
