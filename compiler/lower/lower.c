@@ -52,6 +52,7 @@ typedef struct {
  * profile plus one (0 = none); every query is over all rules so far, so the
  * first rule to reach a key keeps it.  */
 typedef struct {
+	sb_profile *prof;         /* the profile being built: its arena */
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
@@ -89,10 +90,10 @@ typedef struct {
 /* ---- string expressions for targets ---- */
 
 /* A static absolute path as the kernel sees it (/tmp -> /private/tmp).  */
-static sb_str *static_str(const char *abs)
+static sb_str *static_str(lower_ctx *c, const char *abs)
 {
 	char *alias = sb_path_private_alias(abs);
-	sb_str *s = sb_str_lit(alias);
+	sb_str *s = sb_str_lit_in(c->prof, alias);
 	free(alias);
 	return s;
 }
@@ -136,7 +137,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 					continue;
 				char *joined = sb_path_join(v, rel);
 				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
-				(*out)[(*nout)++] = static_str(joined);
+				(*out)[(*nout)++] = static_str(c, joined);
 				free(joined);
 				free(v);
 			}
@@ -145,13 +146,13 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		return;
 	}
 	sb_param param = list ? sb_param_list(name) : sb_param_single(name);
-	sb_str *s = sb_str_param(&param);
+	sb_str *s = sb_str_param_in(c->prof, &param);
 	sb_param_clear(&param);
 	if (rel[0]) {
 		char *suffix = xasprintf("/%s", rel);
-		sb_str *parts[2] = {s, sb_str_lit(suffix)};
+		sb_str *parts[2] = {s, sb_str_lit_in(c->prof, suffix)};
 		free(suffix);
-		s = sb_str_append(parts, 2);
+		s = sb_str_append_in(c->prof, parts, 2);
 	}
 	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 	(*out)[(*nout)++] = s;
@@ -164,7 +165,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 	switch (t->base) {
 	case SBX_BASE_ABS:
 		strs = xmalloc(sizeof *strs);
-		strs[n++] = static_str(t->rel);
+		strs[n++] = static_str(c, t->rel);
 		break;
 	case SBX_BASE_HOME:
 		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n);
@@ -183,8 +184,8 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 		break;
 	}
 	for (size_t i = 0; i < n; i++)
-		sb_rule_add_filter(r, sb_filter_path(t->exact ? SB_F_LITERAL : SB_F_SUBPATH, strs[i],
-						     t->loc));
+		sb_rule_add_filter(r, sb_filter_path_in(c->prof, t->exact ? SB_F_LITERAL : SB_F_SUBPATH,
+							strs[i], t->loc));
 	free(strs);
 }
 
@@ -564,7 +565,8 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
-		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
+		sb_rule_add_filter(r, sb_filter_path_in(c->prof, SB_F_SUBPATH, sb_str_lit_in(c->prof, "/"),
+							*loc));
 		everywhere = true;
 	}
 	/* child operations named earlier with the other action, in the order
@@ -625,17 +627,17 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 		return;
 	}
 	*v = s;
-	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
+	sb_rule_add_filter(r, sb_filter_path_in(ix->prof, SB_F_LITERAL, s, *loc));
 }
 
-static sb_str *key_str(const sb_param *param, const char *suffix)
+static sb_str *key_str(sb_profile *p, const sb_param *param, const char *suffix)
 {
 	if (!param)
-		return sb_str_lit(suffix[0] ? suffix : "/");
+		return sb_str_lit_in(p, suffix[0] ? suffix : "/");
 	if (!suffix[0])
-		return sb_str_param(param);
-	sb_str *parts[2] = {sb_str_param(param), sb_str_lit(suffix)};
-	return sb_str_append(parts, 2);
+		return sb_str_param_in(p, param);
+	sb_str *parts[2] = {sb_str_param_in(p, param), sb_str_lit_in(p, suffix)};
+	return sb_str_append_in(p, parts, 2);
 }
 
 /* Ancestors strictly between region root `reg` and target `t`.  */
@@ -652,7 +654,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix->prof, reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -666,15 +668,15 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 	    t.param->kind != SB_PARAM_ANCESTORS && (!t.suffix[0] || !is_list_param(t.param))) {
 		sb_param between = sb_param_ancestors(reg.param->name, t.param->name,
 						      t.param->kind == SB_PARAM_LIST);
-		add_unique_filter(ix, out, seen, sb_str_param(&between), loc);
+		add_unique_filter(ix, out, seen, sb_str_param_in(ix->prof, &between), loc);
 		sb_param_clear(&between);
 		if (t.suffix[0])
-			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
+			add_unique_filter(ix, out, seen, sb_str_param_in(ix->prof, t.param), loc);
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix->prof, t.param, prefix), loc);
 			free(prefix);
 		}
 	}
@@ -710,7 +712,7 @@ static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, 
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
 	sb_profile *p = c->prof;
-	sb_rule *anc = sb_rule_new(SB_ALLOW, *loc);
+	sb_rule *anc = sb_rule_new_in(p, SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
@@ -761,9 +763,9 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 
 /* ---- statements ---- */
 
-static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
+static sb_rule *stmt_rule(lower_ctx *c, const sbx_stmt *s, sb_action action, sb_op op)
 {
-	sb_rule *r = sb_rule_new(action, s->loc);
+	sb_rule *r = sb_rule_new_in(c->prof, action, s->loc);
 	sb_rule_add_op(r, op, NULL);
 	r->src_file = s->origin;
 	r->src_line = s->loc.line;
@@ -803,9 +805,10 @@ static void lower_egress(lower_ctx *c, const sbx_policy *p)
 	}
 	if (!sb_egress_filtered(eg))
 		return;
-	add_rule(c, stmt_rule(last, SB_DENY, SB_OP_NETWORK_ALL));
-	sb_rule *r = stmt_rule(last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
-	sb_rule_add_filter(r, sb_filter_opaque("(remote ip (param \"EGRESS_PROXY\"))", last->loc));
+	add_rule(c, stmt_rule(c, last, SB_DENY, SB_OP_NETWORK_ALL));
+	sb_rule *r = stmt_rule(c, last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
+	sb_rule_add_filter(r, sb_filter_opaque_in(c->prof, "(remote ip (param \"EGRESS_PROXY\"))",
+						  last->loc));
 	r->note = NOTE_EGRESS;
 	add_rule(c, r);
 }
@@ -815,7 +818,7 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 	for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++) {
 		if (!(s->access & access_ops[a].bit))
 			continue;
-		sb_rule *r = stmt_rule(s, s->action, access_ops[a].op);
+		sb_rule *r = stmt_rule(c, s, s->action, access_ops[a].op);
 		for (size_t t = 0; t < s->ntargets; t++)
 			target_filters(c, &s->targets[t], r);
 		if (s->ntargets && !r->nfilters) {
@@ -833,27 +836,22 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 
 /* ---- presets ---- */
 
-static void gate_filter(sb_filter *f, const sb_param *param)
+static void gate_filter(sb_profile *p, sb_filter *f, const sb_param *param)
 {
 	for (size_t i = 0; i < f->nkids; i++)
-		gate_filter(f->kids[i], param);
+		gate_filter(p, f->kids[i], param);
 	if (!f->arg)
 		return;
+	/* all in the profile's arena: the old append's node stays there */
 	sb_str *old = f->arg;
 	size_t n = old->kind == SB_STR_APPEND ? old->nparts : 1;
 	sb_str **parts = xcalloc(n + 1, sizeof *parts);
-	parts[0] = sb_str_param(param);
-	if (old->kind == SB_STR_APPEND) {
-		for (size_t i = 0; i < n; i++)
-			parts[i + 1] = old->parts[i];
-		free(old->parts);
-		old->parts = NULL;
-		old->nparts = 0;
-		sb_str_free(old);
-	} else {
+	parts[0] = sb_str_param_in(p, param);
+	if (old->kind == SB_STR_APPEND)
+		memcpy(parts + 1, old->parts, n * sizeof *parts);
+	else
 		parts[1] = old;
-	}
-	f->arg = sb_str_append(parts, n + 1);
+	f->arg = sb_str_append_in(p, parts, n + 1);
 	free(parts);
 }
 
@@ -871,7 +869,7 @@ static void gate_presets(lower_ctx *c)
 		sb_param gate = sb_param_gate(c->gate[e]);
 		sb_rule *r = c->prof->rules[e];
 		for (size_t j = 0; j < r->nfilters; j++)
-			gate_filter(r->filters[j], &gate);
+			gate_filter(c->prof, r->filters[j], &gate);
 		sb_param_clear(&gate);
 	}
 }
@@ -896,8 +894,9 @@ static const char *basename_of(const char *file)
 
 sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
-	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new()};
+	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new_arena()};
 	index_init(&c.ix);
+	c.ix.prof = c.prof;
 	c.prof->version = 1;
 	const sbx_stmt *deflt = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -919,13 +918,13 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			       "the policy has no 'default allow;' or 'default deny;' statement");
 		c.errors++;
 	} else {
-		sb_rule *r = stmt_rule(deflt, deflt->action, SB_OP_DEFAULT);
+		sb_rule *r = stmt_rule(&c, deflt, deflt->action, SB_OP_DEFAULT);
 		add_rule(&c, r);
 	}
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind == SBX_STMT_NETWORK)
-			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
+			add_rule(&c, stmt_rule(&c, s, s->action, SB_OP_NETWORK_ALL));
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
 		note_gate(&c, s->kind == SBX_STMT_RULE ? s->preset : NULL);
