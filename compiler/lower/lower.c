@@ -51,8 +51,16 @@ typedef struct {
  * it can relate to (see "index" below).  Rule numbers are positions in the
  * profile plus one (0 = none); every query is over all rules so far, so the
  * first rule to reach a key keeps it.  */
+/* The (param ...) strings made so far: arena strings are never changed
+ * after they are made, so every filter on one param shares one node (most
+ * paths of a large policy are on HOME or WORKSPACE).  A few distinct
+ * params at most; past PARAM_CACHE each is made anew.  */
+enum { PARAM_CACHE = 32 };
+
 typedef struct {
 	sb_profile *prof;         /* the profile being built: its arena */
+	sb_str *params[PARAM_CACHE];
+	size_t nparams;
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
@@ -120,6 +128,8 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 
 /* Param `name` plus a relative suffix, or the -D value when bound.
  * Appends the resulting expressions to *out.  */
+static sb_str *param_str(lower_index *ix, const sb_param *p);
+
 static void param_strs(lower_ctx *c, const char *name, bool list, const char *rel,
 		       const sb_loc *loc, sb_str ***out, size_t *nout)
 {
@@ -146,7 +156,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		return;
 	}
 	sb_param param = list ? sb_param_list(name) : sb_param_single(name);
-	sb_str *s = sb_str_param_in(c->prof, &param);
+	sb_str *s = param_str(&c->ix, &param);
 	sb_param_clear(&param);
 	if (rel[0]) {
 		char *suffix = xasprintf("/%s", rel);
@@ -234,6 +244,21 @@ static bool same_param(const sb_param *a, const sb_param *b)
 {
 	return a->kind == b->kind && a->leaf_list == b->leaf_list && a->index == b->index &&
 	       !strcmp(a->name, b->name) && !strcmp(a->leaf ? a->leaf : "", b->leaf ? b->leaf : "");
+}
+
+/* The shared string of a param (see PARAM_CACHE); the tool gate is part
+ * of a param's identity too.  */
+static sb_str *param_str(lower_index *ix, const sb_param *p)
+{
+	for (size_t i = 0; i < ix->nparams; i++) {
+		const sb_param *q = &ix->params[i]->param;
+		if (same_param(q, p) && !strcmp(q->tool ? q->tool : "", p->tool ? p->tool : ""))
+			return ix->params[i];
+	}
+	sb_str *s = sb_str_param_in(ix->prof, p);
+	if (ix->nparams < PARAM_CACHE)
+		ix->params[ix->nparams++] = s;
+	return s;
 }
 
 /* The base of a key: "S" for a static path, "P<spelling>" for a param, in
@@ -630,13 +655,14 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 	sb_rule_add_filter(r, sb_filter_path_in(ix->prof, SB_F_LITERAL, s, *loc));
 }
 
-static sb_str *key_str(sb_profile *p, const sb_param *param, const char *suffix)
+static sb_str *key_str(lower_index *ix, const sb_param *param, const char *suffix)
 {
+	sb_profile *p = ix->prof;
 	if (!param)
 		return sb_str_lit_in(p, suffix[0] ? suffix : "/");
 	if (!suffix[0])
-		return sb_str_param_in(p, param);
-	sb_str *parts[2] = {sb_str_param_in(p, param), sb_str_lit_in(p, suffix)};
+		return param_str(ix, param);
+	sb_str *parts[2] = {param_str(ix, param), sb_str_lit_in(p, suffix)};
 	return sb_str_append_in(p, parts, 2);
 }
 
@@ -654,7 +680,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(ix->prof, reg.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix, reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -668,15 +694,15 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 	    t.param->kind != SB_PARAM_ANCESTORS && (!t.suffix[0] || !is_list_param(t.param))) {
 		sb_param between = sb_param_ancestors(reg.param->name, t.param->name,
 						      t.param->kind == SB_PARAM_LIST);
-		add_unique_filter(ix, out, seen, sb_str_param_in(ix->prof, &between), loc);
+		add_unique_filter(ix, out, seen, param_str(ix, &between), loc);
 		sb_param_clear(&between);
 		if (t.suffix[0])
-			add_unique_filter(ix, out, seen, sb_str_param_in(ix->prof, t.param), loc);
+			add_unique_filter(ix, out, seen, param_str(ix, t.param), loc);
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(ix->prof, t.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix, t.param, prefix), loc);
 			free(prefix);
 		}
 	}
