@@ -132,8 +132,10 @@ static bool list_declared(const struct sbx_shared *sh, const char *name)
 /* Normalise a relative suffix ("a//b/./c/" -> "a/b/c").  NULL on "..".  */
 static char *normal_rel(sbx_pctx *c, const char *rel, const char *whole, const sb_loc *loc)
 {
-	char *abs;
-	abs = xasprintf("/%s", rel);
+	size_t rn = strlen(rel);
+	char *abs = xmalloc(rn + 2);   /* "/" rel: one per path, not formatted */
+	abs[0] = '/';
+	memcpy(abs + 1, rel, rn + 1);
 	const char *why = NULL;
 	char *n = sb_path_normalize(abs, &why);
 	free(abs);

@@ -874,8 +874,14 @@ static void collect_params(const sb_str *s, paramlist *out)
 	if (!s)
 		return;
 	if (s->kind == SB_STR_PARAM) {
+		/* a single param is spelled by its name: compared without a copy */
+		const char *name = s->param.kind == SB_PARAM_SINGLE && !s->param.index ? s->param.name
+											: NULL;
+		for (size_t i = 0; name && i < out->n; i++)
+			if (!strcmp(out->spelling[i], name))
+				return;
 		char *sp = sb_param_spelling(&s->param);
-		for (size_t i = 0; i < out->n; i++)
+		for (size_t i = 0; !name && i < out->n; i++)
 			if (!strcmp(out->spelling[i], sp)) {
 				free(sp);
 				return;

@@ -67,6 +67,7 @@ typedef struct {
 	sb_strmap *first;         /* key -> first rule number (see index_rule) */
 	base_pair other[SB_OP__COUNT][2];
 	sb_strmap *region;        /* deny-read region key -> first region_at */
+	sb_strmap *seen;          /* ancestor_rule's filters so far (cleared per rule) */
 	struct param_region {     /* bare-param regions in order of appearance */
 		const sb_param *param;
 		size_t e, f;
@@ -159,7 +160,10 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 	sb_str *s = param_str(&c->ix, &param);
 	sb_param_clear(&param);
 	if (rel[0]) {
-		char *suffix = xasprintf("/%s", rel);
+		size_t rn = strlen(rel);
+		char *suffix = xmalloc(rn + 2);   /* "/" rel: one per path, not formatted */
+		suffix[0] = '/';
+		memcpy(suffix + 1, rel, rn + 1);
 		sb_str *parts[2] = {s, sb_str_lit_in(c->prof, suffix)};
 		free(suffix);
 		s = sb_str_append_in(c->prof, parts, 2);
@@ -311,6 +315,7 @@ static void index_init(lower_index *ix)
 	memset(ix, 0, sizeof *ix);
 	ix->first = sb_strmap_new();
 	ix->region = sb_strmap_new();
+	ix->seen = sb_strmap_new();
 	for (int o = 0; o < SB_OP__COUNT; o++)
 		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
 			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
@@ -324,6 +329,7 @@ static void index_clear(lower_index *ix)
 	sb_strmap_free(ix->first);
 	sb_strmap_each(ix->region, free);
 	sb_strmap_free(ix->region);
+	sb_strmap_free(ix->seen);
 	for (size_t o = 0; o < SB_OP__COUNT; o++)
 		for (int a = 0; a < 2; a++)
 			for (int k = 0; k < 2; k++)
@@ -769,14 +775,14 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	}
 	if (ncalls)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(calls, ncalls, sizeof *calls, anc_cmp);
-	sb_strmap *seen = sb_strmap_new();
+	sb_strmap *seen = c->ix.seen;
+	sb_strmap_clear(seen);
 	path_key everywhere = {true, NULL, ""};
 	for (size_t i = 0; i < ncalls; i++) {
 		const sb_rule *e = p->rules[calls[i].e];
 		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
 		ancestors(&c->ix, reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
 	}
-	sb_strmap_free(seen);
 	free(calls);
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);

@@ -148,11 +148,14 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc, bool regex)
 			emit_quoted(e, s->text, loc);
 		break;
 	case SB_STR_PARAM: {
-		char *spelling = sb_param_spelling(&s->param);
+		/* a single param is spelled by its name: no copy (one per path) */
+		bool own = s->param.kind != SB_PARAM_SINGLE || s->param.index;
+		char *spelling = own ? sb_param_spelling(&s->param) : s->param.name;
 		out_s(e, "(param ");
 		emit_quoted(e, spelling, loc);
 		out_c(e, ')');
-		free(spelling);
+		if (own)
+			free(spelling);
 		break;
 	}
 	case SB_STR_APPEND:
