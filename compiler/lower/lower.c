@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/front/ast.h"
+#include "compiler/common/arena.h"
 #include "compiler/common/path.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
@@ -64,9 +65,22 @@ typedef struct {
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
-	sb_strmap *first;         /* key -> first rule number (see index_rule) */
+	size_t first_any[SB_OP__COUNT][2];  /* 'F': any rule (number + 1) */
+	size_t first_wide[SB_OP__COUNT][2]; /* 'W': unfiltered or on no base */
 	base_pair other[SB_OP__COUNT][2];
-	sb_strmap *region;        /* deny-read region key -> first region_at */
+	/* The path trie (see "index" below): one node per base and path
+	 * prefix cut at a '/', made in `nodes`.  */
+	sb_arena nodes;
+	sb_strmap *roots;         /* base -> its root node */
+	sb_strmap *kids;          /* parent node's address, component -> node */
+	struct pnode **walk;      /* scratch for trie_walk: the nodes of a path */
+	size_t walkcap;
+	size_t walk_full;         /* trie_walk: the nodes of the whole path */
+	size_t walk_n;            /* the nodes the last walk found, still in walk */
+	char *walk_base, *walk_suffix; /* its base and suffix */
+	size_t walk_basecap, walk_suffixcap;
+	char *kidkey;             /* scratch for a kids key */
+	size_t kidkeycap;
 	sb_strmap *seen;          /* ancestor_rule's filters so far (cleared per rule) */
 	struct param_region {     /* bare-param regions in order of appearance */
 		const sb_param *param;
@@ -77,14 +91,27 @@ typedef struct {
 	size_t keycap;
 	char *base;               /* scratch for key_base */
 	size_t basecap;
-	size_t *cuts;             /* scratch for prefix_cuts */
-	size_t cutcap;
 } lower_index;
 
 /* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
 typedef struct {
 	size_t e, f;
 } region_at;
+
+/* The first rule (number + 1) to reach a trie node for one (tag, op,
+ * action); tags 'S' (a subpath filter on the path), 'L' (a literal on
+ * it), 'D' (a filter on the path or below it).  */
+typedef struct {
+	unsigned char tag, op, action;
+	size_t e;
+} pfirst;
+
+typedef struct pnode {
+	pfirst *v;          /* a few per node: scanned */
+	size_t n;
+	bool has_region;
+	region_at region;   /* the first deny-read region on the path */
+} pnode;
 
 typedef struct {
 	const sbx_defines *defs;
@@ -306,15 +333,21 @@ static bool suffix_under(const char *p, const char *root)
  * make_robust asks for the first earlier rule of the other action that
  * names a child operation and may overlap the new rule; ancestor_rule asks
  * for the earlier read-deny regions above a re-allowed path.  Both are
- * answered from keys (tag, op, action, base, suffix) holding the first rule
- * that reached them; a base is "S" for static paths or "P<name>" for a
- * param.  The answers are exactly what the pairwise scans found.  */
+ * answered from a path trie: per base ("S" for static paths or "P<name>"
+ * for a param) one node per path prefix cut before each '/' and at the end,
+ * holding the first rule that reached it per (tag, op, action) and the
+ * first read-deny region on it; 'F' and 'W' (any rule, a rule that may
+ * overlap anything) need no path.  One walk down a path answers every
+ * prefix, where string keys hashed each prefix whole.  The answers are
+ * exactly what the pairwise scans found.  */
 
 static void index_init(lower_index *ix)
 {
 	memset(ix, 0, sizeof *ix);
-	ix->first = sb_strmap_new();
-	ix->region = sb_strmap_new();
+	ix->nodes.min_block = 16384;
+	ix->nodes.max_block = 1u << 20;
+	ix->roots = sb_strmap_new();
+	ix->kids = sb_strmap_new();
 	ix->seen = sb_strmap_new();
 	for (int o = 0; o < SB_OP__COUNT; o++)
 		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
@@ -326,9 +359,13 @@ static void index_init(lower_index *ix)
 
 static void index_clear(lower_index *ix)
 {
-	sb_strmap_free(ix->first);
-	sb_strmap_each(ix->region, free);
-	sb_strmap_free(ix->region);
+	sb_strmap_free(ix->roots);
+	sb_strmap_free(ix->kids);
+	sb_arena_clear(&ix->nodes);
+	free(ix->walk);
+	free(ix->walk_base);
+	free(ix->walk_suffix);
+	free(ix->kidkey);
 	sb_strmap_free(ix->seen);
 	for (size_t o = 0; o < SB_OP__COUNT; o++)
 		for (int a = 0; a < 2; a++)
@@ -337,7 +374,6 @@ static void index_clear(lower_index *ix)
 	free(ix->param_regions);
 	free(ix->key);
 	free(ix->base);
-	free(ix->cuts);
 }
 
 /* The base of a path filter whose suffixes compare (same_base), or NULL
@@ -373,24 +409,129 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 	return ix->key;
 }
 
-static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
-		      const char *suffix, size_t sn, size_t e)
+static size_t walk_on(lower_index *ix, struct pnode *node, size_t n, const char *suffix,
+		      size_t sn, size_t at, bool create);
+
+/* The trie's nodes along `suffix` ("" or "/c1/c2...") under `base`: the
+ * root (the base itself) and the node of each prefix cut before a '/' and
+ * at the end (the cuts of prefix_cuts), in ix->walk (valid until the next
+ * call).  With `create` every node is made; otherwise the walk stops at the
+ * first prefix no rule reached.  Returns how many nodes were found.  */
+static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, bool create)
 {
-	size_t len;
-	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->first, k, len, true);
-	if (!*v)
-		*v = (void *)(e + 1);
+	size_t sn = strlen(suffix), most = 2;
+	for (size_t i = 0; i < sn; i++)
+		most += suffix[i] == '/';
+	ix->walk_full = sn ? most - 1 : 1;
+	if (most > ix->walkcap) {
+		ix->walkcap = 2 * most;
+		ix->walk = xrealloc(ix->walk, ix->walkcap * sizeof *ix->walk);
+	}
+	size_t bn = strlen(base), n = 0, at = 0;
+	pnode *node;
+	void **v;
+	if (ix->walk_n && !strcmp(base, ix->walk_base)) {
+		/* paths come grouped by directory: the nodes of the components
+		 * this path shares with the last one are still in ix->walk */
+		const char *prev = ix->walk_suffix;
+		size_t pn = strlen(prev);
+		node = ix->walk[n++];
+		while (at < sn && n < ix->walk_n) {
+			size_t end = at + 1;
+			while (end < sn && suffix[end] != '/')
+				end++;
+			if (end > pn || memcmp(suffix + at, prev + at, end - at) ||
+			    (prev[end] != '/' && prev[end] != '\0'))
+				break;
+			node = ix->walk[n++];
+			at = end;
+		}
+	} else {
+		v = sb_strmap_slot(ix->roots, base, bn, create);
+		if (!v) {
+			ix->walk_n = 0;
+			return 0;
+		}
+		if (!*v)
+			*v = sb_arena_alloc(&ix->nodes, sizeof(pnode));
+		node = *v;
+		ix->walk[n++] = node;
+	}
+	n = walk_on(ix, node, n, suffix, sn, at, create);
+	if (bn + 1 > ix->walk_basecap) {
+		ix->walk_basecap = 2 * (bn + 1);
+		ix->walk_base = xrealloc(ix->walk_base, ix->walk_basecap);
+	}
+	memcpy(ix->walk_base, base, bn + 1);
+	if (sn + 1 > ix->walk_suffixcap) {
+		ix->walk_suffixcap = 2 * (sn + 1);
+		ix->walk_suffix = xrealloc(ix->walk_suffix, ix->walk_suffixcap);
+	}
+	memcpy(ix->walk_suffix, suffix, sn + 1);
+	ix->walk_n = n;
+	return n;
 }
 
-/* The first rule (number + 1) at a key, or 0.  */
-static size_t first_get(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
-			const char *suffix, size_t sn)
+/* trie_walk from `node`, the n-th node, at suffix[at]: the rest.  */
+static size_t walk_on(lower_index *ix, pnode *node, size_t n, const char *suffix, size_t sn,
+		      size_t at, bool create)
 {
-	size_t len;
-	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->first, k, len, false);
-	return v ? (size_t)*v : 0;
+	void **v;
+	/* component i runs from just after the '/' of cut i - 1 to cut i */
+	while (at < sn) {
+		size_t end = at + 1;
+		while (end < sn && suffix[end] != '/')
+			end++;
+		size_t cn = end - at - 1, kn = sizeof node + cn;
+		if (kn > ix->kidkeycap) {
+			ix->kidkeycap = 2 * kn;
+			ix->kidkey = xrealloc(ix->kidkey, ix->kidkeycap);
+		}
+		memcpy(ix->kidkey, &node, sizeof node);
+		memcpy(ix->kidkey + sizeof node, suffix + at + 1, cn);
+		v = sb_strmap_slot(ix->kids, ix->kidkey, kn, create);
+		if (!v)
+			return n;
+		if (!*v)
+			*v = sb_arena_alloc(&ix->nodes, sizeof(pnode));
+		node = *v;
+		ix->walk[n++] = node;
+		at = end;
+	}
+	return n;
+}
+
+/* Record e (a rule number) at a node for (tag, op, action) unless an
+ * earlier rule reached it first.  */
+static void node_first_set(lower_index *ix, pnode *node, char tag, sb_op op, sb_action a, size_t e)
+{
+	for (size_t i = 0; i < node->n; i++)
+		if (node->v[i].tag == (unsigned char)tag && node->v[i].op == (unsigned char)op &&
+		    node->v[i].action == (unsigned char)a)
+			return;
+	if ((node->n & (node->n - 1)) == 0) {   /* 0 or a power of two: grow */
+		pfirst *nv = sb_arena_alloc(&ix->nodes, (node->n ? 2 * node->n : 2) * sizeof *nv);
+		if (node->n)
+			memcpy(nv, node->v, node->n * sizeof *nv);
+		node->v = nv;
+	}
+	node->v[node->n++] = (pfirst){(unsigned char)tag, (unsigned char)op, (unsigned char)a, e + 1};
+}
+
+/* The first rule (number + 1) at a node for (tag, op, action), or 0.  */
+static size_t node_first_get(const pnode *node, char tag, sb_op op, sb_action a)
+{
+	for (size_t i = 0; i < node->n; i++)
+		if (node->v[i].tag == (unsigned char)tag && node->v[i].op == (unsigned char)op &&
+		    node->v[i].action == (unsigned char)a)
+			return node->v[i].e;
+	return 0;
+}
+
+static void first_set_any(size_t (*t)[2], sb_op op, sb_action a, size_t e)
+{
+	if (!t[op][a])
+		t[op][a] = e + 1;
 }
 
 static size_t min_found(size_t a, size_t b)
@@ -398,35 +539,17 @@ static size_t min_found(size_t a, size_t b)
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
-/* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
- * s cut before each '/' and s itself.  Returns how many, into *cut
- * (ix->cuts, valid until the next call).  */
-static size_t prefix_cuts(lower_index *ix, const char *s, const size_t **cut)
-{
-	size_t n = strlen(s), k = 0;
-	if (n + 1 > ix->cutcap) {
-		ix->cutcap = 2 * (n + 1);
-		ix->cuts = xrealloc(ix->cuts, ix->cutcap * sizeof *ix->cuts);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '/')
-			ix->cuts[k++] = i;
-	ix->cuts[k++] = n;
-	*cut = ix->cuts;
-	return k;
-}
-
 static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 {
 	sb_action a = r->action;
-	first_set(ix, 'F', op, a, NULL, NULL, 0, e);
+	first_set_any(ix->first_any, op, a, e);
 	if (!r->nfilters)
-		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+		first_set_any(ix->first_wide, op, a, e);
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
 		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base) {
-			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+			first_set_any(ix->first_wide, op, a, e);
 			continue;
 		}
 		base_pair *o = &ix->other[op][a];
@@ -437,13 +560,11 @@ static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 			o->e[1] = e + 1;
 			o->base[1] = xstrdup(base);
 		}
-		size_t sn = strlen(k.suffix);
-		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
-			  k.suffix, sn, e);
-		const size_t *cut;
-		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
-		for (size_t i = 0; i < ncut; i++)
-			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
+		size_t nn = trie_walk(ix, base, k.suffix, true);
+		node_first_set(ix, ix->walk[nn - 1], r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L',
+			       op, a, e);
+		for (size_t i = 0; i < nn; i++)
+			node_first_set(ix, ix->walk[i], 'D', op, a, e);
 	}
 }
 
@@ -451,24 +572,12 @@ static bool rule_denies_read(const sb_rule *r);
 
 static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
 {
-	size_t len;
-	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
-	void **v = sb_strmap_slot(ix->region, k, len, true);
-	if (*v)
+	size_t nn = trie_walk(ix, base, suffix, true);
+	pnode *node = ix->walk[nn - 1];
+	if (node->has_region)
 		return;
-	region_at *at = xmalloc(sizeof *at);
-	at->e = e;
-	at->f = f;
-	*v = at;
-}
-
-static const region_at *region_get(lower_index *ix, const char *base, const char *suffix,
-				   size_t sn)
-{
-	size_t len;
-	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->region, k, len, false);
-	return v ? *v : NULL;
+	node->has_region = true;
+	node->region = (region_at){e, f};
 }
 
 static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
@@ -521,29 +630,31 @@ static void add_rule(lower_ctx *c, sb_rule *r)
  * other.  */
 static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
 {
-	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
+	size_t best = ix->first_wide[op][a];
 	if (!r->nfilters)
-		return first_get(ix, 'F', op, a, NULL, NULL, 0);
+		return ix->first_any[op][a];
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
 		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base)
-			return first_get(ix, 'F', op, a, NULL, NULL, 0);
+			return ix->first_any[op][a];
 		/* a filter on another base may overlap */
 		const base_pair *o = &ix->other[op][a];
 		if (o->base[0] && strcmp(o->base[0], base))
 			best = min_found(best, o->e[0]);
 		else if (o->base[1])
 			best = min_found(best, o->e[1]);
-		/* subpaths at or above, literals at, and (for a subpath) anything below */
-		const size_t *cut;
-		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
-		for (size_t i = 0; i < ncut; i++)
-			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
-		size_t sn = strlen(k.suffix);
-		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
-		if (r->filters[f]->kind == SB_F_SUBPATH)
-			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
+		/* subpaths at or above, literals at, and (for a subpath) anything
+		 * below: the nodes of the path that rules reached */
+		size_t nn = trie_walk(ix, base, k.suffix, false);
+		for (size_t i = 0; i < nn; i++)
+			best = min_found(best, node_first_get(ix->walk[i], 'S', op, a));
+		if (nn && nn == ix->walk_full) {
+			const pnode *at = ix->walk[nn - 1];
+			best = min_found(best, node_first_get(at, 'L', op, a));
+			if (r->filters[f]->kind == SB_F_SUBPATH)
+				best = min_found(best, node_first_get(at, 'D', op, a));
+		}
 	}
 	return best;
 }
@@ -758,12 +869,11 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 		if (!is_list_param(t.param)) {
 			/* same base: regions strictly above the target */
 			const char *base = key_base(&c->ix, t.param);
-			const size_t *cut;
-			size_t ncut = prefix_cuts(&c->ix, t.suffix, &cut);
-			for (size_t i = 0; i + 1 < ncut; i++) {
-				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
-				if (at)
-					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
+			size_t nn = trie_walk(&c->ix, base, t.suffix, false);
+			for (size_t i = 0; i < nn && i + 1 < c->ix.walk_full; i++) {
+				const pnode *at = c->ix.walk[i];
+				if (at->has_region)
+					push_call(&calls, &ncalls, &cap, at->region.e, at->region.f, j);
 			}
 		}
 		if (t.param && t.param->kind != SB_PARAM_ANCESTORS &&
