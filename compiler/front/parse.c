@@ -144,9 +144,8 @@ static char *normal_rel(sbx_pctx *c, const char *rel, const char *whole, const s
 			      why ? why : "not a normal path");
 		return NULL;
 	}
-	char *out = xstrdup(n + 1);   /* drop the leading '/'; "/" -> "" */
-	free(n);
-	return out;
+	memmove(n, n + 1, strlen(n));   /* drop the leading '/'; "/" -> "" */
+	return n;
 }
 
 static const struct {
