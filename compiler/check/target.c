@@ -133,6 +133,7 @@ void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *def
 		if (p->stmts[i].kind == SBX_STMT_RULE)
 			total += p->stmts[i].ntargets ? p->stmts[i].ntargets : 1;
 	sbx_place *all = xcalloc(total ? total : 1, sizeof *all);
+	sb_hint_huge(all, (total ? total : 1) * sizeof *all);
 	pp->all = all;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];

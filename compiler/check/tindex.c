@@ -158,7 +158,7 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 {
 	sbx_tindex *ix = xcalloc(1, sizeof *ix);
 	ix->mem.min_block = 16384;
-	ix->mem.max_block = 1u << 20;
+	ix->mem.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
 	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
 	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)

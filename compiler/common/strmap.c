@@ -135,6 +135,7 @@ static void grow(sb_strmap *m)
 {
 	size_t cap = m->cap * 2;
 	slot *v = xcalloc(cap, sizeof *v);
+	sb_hint_huge(v, cap * sizeof *v);   /* the indexes of large policies: MBs */
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->v[i].key)
 			*find(v, cap, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];

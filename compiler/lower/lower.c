@@ -345,7 +345,7 @@ static void index_init(lower_index *ix)
 {
 	memset(ix, 0, sizeof *ix);
 	ix->nodes.min_block = 16384;
-	ix->nodes.max_block = 1u << 20;
+	ix->nodes.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
 	ix->roots = sb_strmap_new();
 	ix->kids = sb_strmap_new();
 	ix->seen = sb_strmap_new();
