@@ -42,7 +42,6 @@ static void out_room(emitter *e, size_t n)
 		cap *= 2;
 	e->buf = xrealloc(e->buf, cap);
 	e->cap = cap;
-	sb_hint_huge(e->buf, cap);   /* 19 MB for 10^5 statements */
 }
 
 static void out_n(emitter *e, const char *s, size_t n)
