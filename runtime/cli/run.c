@@ -537,6 +537,12 @@ typedef struct std_terminals {
 	size_t n;
 } std_terminals;
 
+/* OMP_SANDBOX_KEEP_BACKGROUND=1 (or yes, true): as --keep-background.  */
+static bool keep_background_env(char *const *envp)
+{
+	return sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND"));
+}
+
 static void find_std_terminals(std_terminals *t)
 {
 	t->n = 0;
@@ -665,6 +671,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
+			     .keep_background = cfg->keep_background ||
+						keep_background_env(cfg->envp),
 			     /* The tracer classifies with the Landlock rules: a path a
 			      * mask hides looks absent (ENOENT), not denied, and would go
 			      * unreported; tracing picks the complement unless told. */
