@@ -138,13 +138,13 @@ static void test_inject(char *const envp[])
 
 static char *self_exe(const char *argv0, const char *path_var)
 {
-	char *r = realpath("/proc/self/exe", NULL);
+	char *r = sb_path_real("/proc/self/exe");
 	if (r)
 		return r;
 	char *c = argv0 ? sb_cmd_resolve(argv0, path_var, NULL) : NULL;
 	if (!c)
 		return NULL;
-	r = realpath(c, NULL);
+	r = sb_path_real(c);
 	free(c);
 	return r;
 }
@@ -298,7 +298,7 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 		size_t n = strcspn(h, ";");
 		if (n == 0 || h[0] == '/')
 			return NULL;
-		char *dir = realpath(profile_path, NULL);
+		char *dir = sb_path_real(profile_path);
 		if (!dir)
 			return NULL;
 		char *slash = strrchr(dir, '/');
@@ -306,7 +306,7 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 			*slash = '\0';
 		char *cand = xasprintf("%s/%.*s", dir, (int)n, h);
 		free(dir);
-		char *real = realpath(cand, NULL);
+		char *real = sb_path_real(cand);
 		free(cand);
 		return real;
 	}

@@ -99,7 +99,7 @@ static char *canon_dir(const char *p)
 {
 	if (!is_dir(p))
 		return NULL;
-	return realpath(p, NULL);
+	return sb_path_real(p);
 }
 
 char *sb_expand_tilde(const char *p, const char *home, const char **why)
