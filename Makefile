@@ -201,9 +201,10 @@ test: deps
 # ordinary but hostile host -- global omp and bun, root's ~/.gitconfig and
 # ~/.npmrc, another user's home, a bind mount under /tmp, a parallel build --
 # made by tests/lib/hostile-host.sh in a private mount namespace (nothing
-# outside changes).  Every suite but the sanitizer re-run, the QEMU guest and
-# the benchmarks.  SKIP (not a failure) without root.
-HOSTILE_SKIP := sanitize kernel-debian12 bench
+# outside changes).  Every suite but the sanitizer re-run, the QEMU guest,
+# the benchmarks and the test of hostile-host.sh itself.  SKIP (not a
+# failure) without root.
+HOSTILE_SKIP := sanitize kernel-debian12 bench hostile-host
 HOSTILE_SUITES = unit $(filter-out $(HOSTILE_SKIP),$(patsubst tests/suite-%.sh,%,$(wildcard tests/suite-*.sh)))
 test-hostile: test-bins $(B)/tests/unit
 	$(Q)rc=0; SBX_SKIP_SANITIZE=1 SBX_SUITES="$(HOSTILE_SUITES)" B=$(B) \

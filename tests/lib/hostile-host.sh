@@ -191,11 +191,11 @@ cmd_run() {
 	local target=$BIND_TARGET.$$
 	local lpid
 	lpid=$(load_start "$stage/load")
-	say "state: /usr/bin/{omp,bun} (stand-ins $OMP_VERSION_FAKE/$BUN_VERSION_FAKE), $rhome/{.gitconfig,.gitconfig.d,.githooks,.npmrc,.bun/bin/bun}, user $USERNAME (uid $uid, /home/$USERNAME), bind mount $target, load: ${lpid:+make -j$jobs (pid $lpid)}${lpid:-none}"
+	say "state: /usr/bin/{omp,bun} (stand-ins $OMP_VERSION_FAKE/$BUN_VERSION_FAKE), $rhome/{.gitconfig,.gitconfig.d,.githooks,.npmrc,.bun/bin/bun}, user $USERNAME (uid $uid, /home/$USERNAME), bind mount $target, load: $([ -n "$lpid" ] && echo "make -j$jobs (pid $lpid)" || echo none)"
 	mkdir -p "$target"
 	/usr/bin/unshare -m --propagation private /bin/bash -c '
 		set -e
-		stage=$1 rhome=$2 target=$3; shift 3
+		stage=$1 rhome=$2 target=$3 lpid=$4; shift 4
 		mount -t overlay sbx-hostile-usrbin -o "lowerdir=/usr/bin,upperdir=$stage/usrbin/up,workdir=$stage/usrbin/work" /usr/bin
 		mount -t overlay sbx-hostile-root -o "lowerdir=$rhome,upperdir=$stage/roothome/up,workdir=$stage/roothome/work" "$rhome"
 		mount -t overlay sbx-hostile-home -o "lowerdir=/home,upperdir=$stage/home/up,workdir=$stage/home/work" /home
@@ -206,7 +206,9 @@ cmd_run() {
 		mount --bind "$stage/bindsrc" "$target"
 		set +e
 		export PATH="$rhome/.bun/bin:$rhome/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-		exec "$@"' hostile "$stage" "$rhome" "$target" "$@"
+		# (for tests/suite-hostile-host.sh: what to find gone afterwards)
+		export SBX_HOSTILE_STAGE=$stage SBX_HOSTILE_BIND=$target SBX_HOSTILE_LOAD_PID=$lpid
+		exec "$@"' hostile "$stage" "$rhome" "$target" "$lpid" "$@"
 	local rc=$?
 	load_stop "$lpid"
 	rmdir "$target" 2> /dev/null
