@@ -129,7 +129,7 @@ check-layers: $(ALL_CLIBS) $(ALL_RLIBS)
 $(B)/bin/embed: tools/embed.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CSTD) $(OPT) $(WARN) -o $@ $<
-$(B)/gen/omp.sb: examples/omp.sbx $(wildcard examples/tools/*.sbx) $(B)/bin/sbc
+$(B)/gen/omp.sb: examples/omp.sbx $(wildcard examples/tools/*.sbx examples/protect/*.sbx) $(B)/bin/sbc
 	@mkdir -p $(@D)
 	$(Q)$(B)/bin/sbc -o $@ $<
 $(B)/gen/omp-allowlist.sb: examples/omp-allowlist.sbx $(B)/gen/omp.sb $(B)/bin/sbc
@@ -300,11 +300,12 @@ MAN5       := $(wildcard man/*.5)
 EXAMPLES   := $(wildcard examples/*.sbx examples/README.md)
 EXAMPLES_CI := $(wildcard examples/ci/*.sbx)
 EXAMPLES_TOOLS := $(wildcard examples/tools/*.sbx)
+EXAMPLES_PROTECT := $(wildcard examples/protect/*.sbx)
 
 .PHONY: check-portable
 install: all
 	$(MKDIR_P) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples/tools $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples/tools $(DESTDIR)$(PKGDATADIR)/examples/protect $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(VIMDIR)/syntax $(DESTDIR)$(VIMDIR)/ftdetect
 	$(INSTALL) -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
@@ -312,6 +313,7 @@ install: all
 	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(PKGDATADIR)/examples/
 	$(if $(EXAMPLES_CI),$(INSTALL) -m 644 $(EXAMPLES_CI) $(DESTDIR)$(PKGDATADIR)/examples/ci/)
 	$(INSTALL) -m 644 $(EXAMPLES_TOOLS) $(DESTDIR)$(PKGDATADIR)/examples/tools/
+	$(INSTALL) -m 644 $(EXAMPLES_PROTECT) $(DESTDIR)$(PKGDATADIR)/examples/protect/
 	$(foreach p,$(PROGRAMS),$(INSTALL) -m 644 completions/$(p).bash $(DESTDIR)$(BASHCOMPDIR)/$(p);)
 	$(INSTALL) -m 644 $(addprefix completions/_,$(PROGRAMS)) $(DESTDIR)$(ZSHCOMPDIR)/
 	$(INSTALL) -m 644 editors/vim/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/syntax/sbx.vim
@@ -332,7 +334,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/,$(notdir $(EXAMPLES)))
 	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/ci/,$(notdir $(EXAMPLES_CI)))
 	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/tools/,$(notdir $(EXAMPLES_TOOLS)))
-	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples/tools $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/examples/protect/,$(notdir $(EXAMPLES_PROTECT)))
+	-rmdir $(DESTDIR)$(PKGDATADIR)/examples/ci $(DESTDIR)$(PKGDATADIR)/examples/tools $(DESTDIR)$(PKGDATADIR)/examples/protect $(DESTDIR)$(PKGDATADIR)/examples $(DESTDIR)$(PKGDATADIR) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,$(PROGRAMS))
 	rm -f $(addprefix $(DESTDIR)$(ZSHCOMPDIR)/_,$(PROGRAMS))
 	rm -f $(DESTDIR)$(VIMDIR)/syntax/sbx.vim $(DESTDIR)$(VIMDIR)/ftdetect/sbx.vim

@@ -116,10 +116,10 @@ cd "$WS" || exit 1
 
 if [ "$quick" = 1 ]; then
 	SIZES="100 300"; TREE_SIZES="100 300"; W=1; RUNS=3; LRUNS=10; LWARM=3
-	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5; TRACE_FILES=2000
+	LIMIT=30; PLAN_REPS=3; EVAL_SECS=0.2; EVAL_RUNS=1; WRUNS=2; HASH_DIR=$ROOT_DIR/compiler; DO_MAKE=0; DIFF_SIZES=100; ORUNS=5; TRACE_FILES=2000; GATE_FILES=2000
 else
 	SIZES="100 300 1000 3000 10000 100000"; TREE_SIZES="100 1000 10000"; W=3; RUNS=10; LRUNS=200; LWARM=20
-	LIMIT=60; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="300 1000 10000"; ORUNS=30; TRACE_FILES=50000
+	LIMIT=60; PLAN_REPS=21; EVAL_SECS=3; EVAL_RUNS=5; WRUNS=5; HASH_DIR=/usr/include; DO_MAKE=1; DIFF_SIZES="300 1000 10000"; ORUNS=30; TRACE_FILES=50000; GATE_FILES=10000
 fi
 # Developer knobs (not for published runs): other sizes, another time limit.
 SIZES=${SB_BENCH_SIZES:-$SIZES}
@@ -939,8 +939,74 @@ section_proxy() {
 	md ""
 }
 
+# ---------------------------------------------------------------- 10 gate
+# The write gate (docs/linux.md, "The write gate"): the same creation-heavy
+# jobs under the same policy with the gate (a write deny inside the
+# workspace, decided by name at every creating call) and with
+# --write-gate off (masks; the workspace top narrowed), and unsandboxed.
+section_gate() {
+	md "## 10. Write gate overhead (Linux)"
+	md ""
+	md "The default policy plus \`deny write exactly workspace/.envrc workspace/.vscode;\` (the write gate on: every"
+	md "creating or writing call by path goes through the supervisor, which performs it) against the same profile with"
+	md "\`--write-gate off\` (masks), same run. git checkout: from an orphan branch of one file to a commit of"
+	md "$GATE_FILES files in $((GATE_FILES / 50)) directories. npm install: \`npm install --offline\` of express@4.21.2"
+	md "(its tree from a cache filled before the run), \`--ignore-scripts\`."
+	md ""
+	thead "job" ">unsandboxed ms" ">gate off ms" ">gate on ms" "gate on spread" ">gate on / off" ">CPU ratio (user+sys)"
+	if [ "$in_ns" != 1 ]; then na "gate" "no private mount namespace"; md ""; return; fi
+	printf 'include "%s";\ndeny write exactly workspace/.envrc workspace/.vscode;\n' "$POLICY" > "$T/gate.sbx"
+	if ! "$SBC" -o "$T/gate.sb" "$T/gate.sbx" 2> "$T/gate.err"; then
+		na "gate" "the policy does not compile: $(head -1 "$T/gate.err" | cut -c1-100)"; md ""; return
+	fi
+	if ! "$SBRUN" --plan "$T/gate.sb" 2> /dev/null | grep -q '^# write gate: [0-9]'; then
+		na "gate" "the write gate is unavailable here: $("$SBRUN" --plan "$T/gate.sb" 2>&1 | grep '^# write gate' | cut -c1-100)"; md ""; return
+	fi
+	local on="$SBRUN $T/gate.sb" off="$SBRUN --write-gate off $T/gate.sb"
+	local repo=$WS/gategit
+	rm -rf "$repo"; mkdir -p "$repo"
+	(cd "$repo" && git init -q && seq 0 $((GATE_FILES / 50 - 1)) | sed 's/^/d/' | xargs mkdir -p &&
+		seq 0 $((GATE_FILES - 1)) | awk '{ printf "d%d/f%d\n", $1 % '$((GATE_FILES / 50))', $1 }' |
+		while read -r f; do echo "$f" > "$f"; done &&
+		git add -A && git -c user.name=b -c user.email=b@b.invalid commit -qm full && git branch -q full &&
+		git checkout -q --orphan empty && git rm -rqf . && echo e > e && git add e &&
+		git -c user.name=b -c user.email=b@b.invalid commit -qm empty) || log "could not make the git repository"
+	if hf gate-git "$WRUNS" 1 --prepare "/usr/bin/git -C $repo checkout -q -f empty" -- \
+		"plain=/usr/bin/git -C $repo checkout -q full" "off=$off /usr/bin/git -C $repo checkout -q full" \
+		"on=$on /usr/bin/git -C $repo checkout -q full"; then
+		grow gate-git "git checkout ($GATE_FILES files)"
+	else
+		na "git checkout" "hyperfine failed (results/gate-git.log)"
+	fi
+	local npm; npm=$(command -v npm)
+	local job=$WS/gatenpm cache=$WS/gatenpm-cache
+	rm -rf "$job" "$cache"; mkdir -p "$job"
+	if [ -z "$npm" ]; then
+		na "npm install" "npm is not installed"
+	elif ! (cd "$job" && timeout 300 "$npm" install --cache "$cache" --no-audit --no-fund --ignore-scripts \
+		express@4.21.2 > "$T/gate-npm.log" 2>&1); then
+		na "npm install" "the registry is unreachable or the install failed ($(tail -1 "$T/gate-npm.log" | cut -c1-80))"
+	else
+		local cmd="$npm --prefix $job install --offline --cache $cache --no-audit --no-fund --ignore-scripts express@4.21.2"
+		if hf gate-npm "$WRUNS" 1 --prepare "/bin/rm -rf $job/node_modules $job/package-lock.json" -- \
+			"plain=$cmd" "off=$off $cmd" "on=$on $cmd"; then
+			grow gate-npm "npm install ($(find "$job/node_modules" -type f | wc -l) files)"
+		else
+			na "npm install" "hyperfine failed (results/gate-npm.log)"
+		fi
+	fi
+	md ""
+}
+# grow NAME LABEL: one row of the gate table
+grow() {
+	local p f n
+	p=$(hfv "$1" plain median); f=$(hfv "$1" off median); n=$(hfv "$1" on median)
+	row "$2" "$p" "$f" "$n" "$(spread "$1" on)" "$(calc %.3f "$n / $f")" \
+		"$(calc %.3f "$(cpu "$1" on) / $(cpu "$1" off)")"
+}
+
 # SB_BENCH_ONLY="plan workload" runs a subset (for working on one section).
-for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig peers trace proxy}; do
+for s in ${SB_BENCH_ONLY:-compile launch plan workload eval orig peers trace proxy gate}; do
 	"section_$s"
 done
 

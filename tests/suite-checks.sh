@@ -41,10 +41,11 @@ for policy in tests/golden/check/*.sbx; do
 	fi
 done
 
-# the tool presets (examples/tools/) are fragments: checked through omp.sbx
+# the tool presets (examples/tools/) and the protection groups
+# (examples/protect/) are fragments: checked through omp.sbx
 for policy in examples/*.sbx examples/*/*.sbx; do
 	[ -e "$policy" ] || continue
-	case $policy in examples/tools/*) continue ;; esac
+	case $policy in examples/tools/* | examples/protect/*) continue ;; esac
 	if NO_COLOR=1 "$sbc" --check "$policy" >"$tmp/out" 2>&1; then
 		echo "PASS: $policy checks without errors"
 	else

@@ -168,8 +168,18 @@ check() { # SECTION N FILE
 	"git: included configuration files#1")
 		probes 'try read ~/.gitconfig.d/extra'
 		run_block "$f"
-		ok "git include: EXTRA_READ=~/.gitconfig.d makes the included file readable" \
-			eval '[ $rc = 0 ] && contains "$out" "omp: read ~/.gitconfig.d/extra: ok"' ;;
+		ok "git include: the included file is listed and readable with no variable" \
+			eval '[ $rc = 0 ] && contains "$out" ";; git include (GIT_INCLUDES): $H/.gitconfig.d/extra" && contains "$out" "omp: read ~/.gitconfig.d/extra: ok"' ;;
+	"Lift one protection#1")
+		local name
+		name=$(sed -n '1s/^# \([A-Za-z0-9_-]*\.sbx\)$/\1/p' "$f")
+		cp "$f" "$W/$name"
+		ok "lift one protection: $name written from the cookbook" test -s "$W/$name" ;;
+	"Lift one protection#2")
+		run_block "$f"
+		ok "lift one protection: .vscode allowed by the later line, .envrc still denied by its group" \
+			eval 'contains "$out" "allow: file-write-data $W/.vscode/settings.json" && contains "$out" "policy: mine.sbx:4" && contains "$out" "deny: file-write-data $W/.envrc" && contains "$out" "protected: denied by protect group \"direnv\""'
+		rm -f "$W/mine.sbx" ;;
 	"git: included configuration files#2")
 		probes 'try read ~/.gitconfig' 'echo "omp: GIT_CONFIG_GLOBAL=$GIT_CONFIG_GLOBAL"' \
 			'git config --global user.name agent && echo "omp: identity $(git config user.name)"'
@@ -182,7 +192,7 @@ check() { # SECTION N FILE
 		name=$(sed -n '1s/^# \([A-Za-z0-9_-]*\.sbx\)$/\1/p' "$f")
 		[ -n "$name" ] || { fail "$1: block $2 names no file (# NAME.sbx)"; return; }
 		# the cookbook's policies include omp.sbx: the installed examples beside them
-		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$W"/
+		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$EX/protect" "$W"/
 		cp "$f" "$W/$name"
 		ok "$1: $name written from the cookbook" test -s "$W/$name" ;;
 	"A preset of your own#3")
@@ -196,7 +206,7 @@ check() { # SECTION N FILE
 		ok "... and OMP_SANDBOX_TOOLS without it switches it off" contains "$out" "omp: read ~/.mytool/conf: denied" ;;
 	"Protect \`.git/hooks\` (and other files that run code)#1")
 		ok "protect-git: the policy shown is examples/omp-protect-git.sbx" example_matches "$f" "$EX/omp-protect-git.sbx"
-		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$W"/ ;;
+		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$EX/protect" "$W"/ ;;
 	"Protect \`.git/hooks\` (and other files that run code)#2")
 		run_block "$f"
 		ok "protect-git: explain says deny at line 10 for a hook, allow for the index" \
@@ -220,7 +230,7 @@ check() { # SECTION N FILE
 	"Network off#1")
 		ok "network off: the policy shown is examples/omp-offline.sbx" example_matches "$f" "$EX/omp-offline.sbx" ;;
 	"Network off#2")
-		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$W"/
+		cp "$EX"/*.sbx "$W"/ && cp -r "$EX/tools" "$EX/protect" "$W"/
 		printf 'int main(void) { return 0; }\n' > "$W/t.c"
 		printf 'test:\n\tcc -o t t.c && ./t && echo built-and-ran\n\tpython3 -c "import socket; socket.socket()" || echo no-socket\n' > "$W/Makefile"
 		run_block "$f"

@@ -113,7 +113,7 @@ if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]
 			echo "644 usr/local/share/man/man1/$p.1"
 		done
 		echo "644 usr/local/share/man/man5/sbx.5"
-		for e in examples/*.sbx examples/README.md examples/ci/*.sbx examples/tools/*.sbx; do
+		for e in examples/*.sbx examples/README.md examples/ci/*.sbx examples/tools/*.sbx examples/protect/*.sbx; do
 			[ -e "$e" ] && echo "644 usr/local/share/omp-sandbox/$e"
 		done
 		echo "644 usr/local/share/vim/vimfiles/syntax/sbx.vim"

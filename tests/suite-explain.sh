@@ -43,6 +43,7 @@ explain() {
 
 # edited copies of the policy live in $tmp: its presets are included from there
 ln -s "$PWD/examples/tools" "$tmp/tools"
+ln -s "$PWD/examples/protect" "$tmp/protect"
 "$SBC" -o "$tmp/omp.sb" "$POLICY" || { fail "sbc cannot compile $POLICY"; exit 1; }
 for input in "$POLICY" "$tmp/omp.sb"; do
 	kind=policy; [ "$input" = "$POLICY" ] || kind=profile

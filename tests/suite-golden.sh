@@ -9,7 +9,8 @@
 #                                  `sbc --check` accepts every example
 #   the sbc command line: options, exit statuses, stdout output, formats
 # Helper files for includes live in subdirectories and are not run alone;
-# so do the tool presets (examples/tools/*.sbx, included by examples/omp.sbx).
+# so do the tool presets and protection groups (examples/tools/*.sbx,
+# examples/protect/*.sbx, included by examples/omp.sbx).
 # UPDATE=1 rewrites the expected files from the current output (review the
 # diff before committing it).
 set -uo pipefail
@@ -100,7 +101,7 @@ while IFS= read -r f; do
 		bad "examples/$name --check"
 		cat "$tmp/err"
 	fi
-done < <(find examples -name '*.sbx' -not -path 'examples/tools/*' | LC_ALL=C sort)
+done < <(find examples -name '*.sbx' -not -path 'examples/tools/*' -not -path 'examples/protect/*' | LC_ALL=C sort)
 
 # ---- the command line ----
 expect_rc() {   # label want-rc cmd...

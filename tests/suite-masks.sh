@@ -122,10 +122,17 @@ for ID in root user; do
 		bash -c '[ "$(git -c safe.directory="*" -C "$1" log --oneline main | wc -l)" -ge 3 ] && git -c safe.directory="*" -C "$1" log --oneline feature | grep -q feature' _ "$H/proj"
 	grep -q WORKLOAD-OK <<<"$out" || sed 's/^/    | /' <<<"$out" | tail -15
 
-	# ---- omp-protect-git: missing protected names narrow the top: warned ----
+	# ---- omp-protect-git: missing protected names: the write gate decides
+	# them by name, nothing is narrowed; without the gate, the narrowing
+	# is warned ----
 	make_home
+	out=$(run omp-protect-git 'touch newfile 2>&1 && echo CREATED; touch .envrc 2>&1 || echo ENVRC-REFUSED; git add a.txt && echo ADDED')
+	check "[$ID] a deny of a missing path: no narrowing, new files at the top work, the name is refused (write gate)" \
+		bash -c 'grep -q CREATED <<<"$1" && grep -q ENVRC-REFUSED <<<"$1" && ! grep -q "narrower than the policy" <<<"$1"' _ "$out"
+	MECHOPT=(--write-gate off)
 	out=$(run omp-protect-git 'touch newfile 2>&1 && echo CREATED; git add a.txt && echo ADDED')
-	check "[$ID] a deny of a missing path is warned at launch, with the directory and the fix" \
+	MECHOPT=()
+	check "[$ID] --write-gate off: a deny of a missing path is warned at launch, with the directory and the fix" \
 		bash -c 'grep -q "new files cannot be created directly in $2" <<<"$1" && grep -q "create them before the launch" <<<"$1"' _ "$out" "$H/proj"
 	check "[$ID] ... and git add still works there (.git is masked, not expanded)" grep -q ADDED <<<"$out"
 
@@ -206,7 +213,7 @@ done
 for ID in root user; do
 	if [ $ID = root ]; then H=/home/root-m OWNER=0:0; else H=/home/user-m OWNER=65534:65534; fi
 	make_home
-	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	cp -r $P/omp.sbx $P/tools $P/protect "$H/proj/"
 	printf '%s\n' "$git_sbx" >"$H/proj/omp-protect-git.sbx"
 	echo edit >>"$H/proj/a.txt"
 	# as root on a repository make_home gave to the user: git refuses a
@@ -232,7 +239,7 @@ for ID in root user; do
 	check "[$ID] cookbook: the recipe's second explain line says allow" grep -q "^allow:" <<<"$ex"
 
 	make_home
-	cp -r $P/omp.sbx $P/tools "$H/proj/"
+	cp -r $P/omp.sbx $P/tools $P/protect "$H/proj/"
 	printf '%s\n' "$env_sbx" >"$H/proj/omp-env.sbx"
 	echo "API_KEY=SBX-ENV-SECRET-$ID" >"$H/proj/.env"
 	chown -R "$OWNER" "$H/proj"

@@ -178,6 +178,7 @@ ok "--print-launch expands a (define ...) of a procedure into the rule using it"
 # ---- tamper: the policy beside a profile inside a writable root ----
 cp "$root/examples/omp.sbx" "$H/proj/mine.sbx"
 cp -r "$root/examples/tools" "$H/proj/tools"
+cp -r "$root/examples/protect" "$H/proj/protect"
 "$B/bin/sbc" -o "$H/proj/mine.sb" "$H/proj/mine.sbx" 2>/dev/null
 run -- "$H/proj/mine.sb" /bin/true
 ok "tamper warning names the policy file beside the profile (sbc header)" eval \

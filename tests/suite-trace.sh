@@ -263,6 +263,7 @@ if [ "$(grep -c 'error \[sensitive\]' <<<"$frag")" = 2 ] && ! grep -q 'acknowled
 else fail "learn: sensitive comments: $frag"; fi
 cp "$root/examples/omp.sbx" "$POL/omp.sbx"
 [ -d "$root/examples/tools" ] && cp -r "$root/examples/tools" "$POL/tools"
+[ -d "$root/examples/protect" ] && cp -r "$root/examples/protect" "$POL/protect"
 cp "$T/learned.sbx" "$POL/learned.sbx"
 printf 'include "omp.sbx";\ninclude "learned.sbx";\n' >"$POL/session.sbx"
 if ! "$SBC" --check "$POL/session.sbx" >"$T/chk" 2>&1 && grep -q '\[sensitive\]' "$T/chk"; then

@@ -29,6 +29,7 @@ typedef struct {
 
 static const char *const predeclared[] = {
 	"HOME", "WORKSPACE", "TMPDIR", "EXTRA_READ", "EXTRA_WRITE",
+	"PROTECT_GIT", "PROTECT_GIT_NODES", "GIT_INCLUDES",
 };
 
 static bool is_predeclared(const char *name)

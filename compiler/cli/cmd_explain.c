@@ -264,6 +264,41 @@ static void print_link_text(FILE *f, const char *link, const char *seen, const s
 	fputc('\n', f);
 }
 
+/* A deny of the default protection of persistence files (examples/omp.sbx,
+ * docs/security-model.md "Persistence files"): a rule of a protection
+ * group's file (protect/GROUP.sbx), or the launch-time git discovery
+ * (the lists PROTECT_GIT, PROTECT_GIT_NODES) naming the path.  */
+static void print_protect(FILE *f, const sb_decision *d, const char *seen, const sb_bindings *used)
+{
+	const sb_rule *r = d->rule;
+	if (d->kind != SB_DEC_DENY || !r || r->action != SB_DENY)
+		return;
+	const char *src = r->src_file ? r->src_file : "";
+	const char *grp = strstr(src, "protect/");
+	if (grp && (grp == src || grp[-1] == '/')) {
+		grp += strlen("protect/");
+		fprintf(f, "protected: denied by protect group \"%.*s\" (%s), the default protection "
+			   "of persistence files; OMP_SANDBOX_PROTECT or a later `allow write` rule "
+			   "lifts it\n", (int)strcspn(grp, "."), grp, src);
+		return;
+	}
+	static const char *const lists[] = { "PROTECT_GIT", "PROTECT_GIT_NODES" };
+	for (size_t k = 0; k < 2; k++) {
+		const sb_binding *b = sb_bindings_get(used, lists[k]);
+		for (size_t i = 0; b && i < b->nvalues; i++) {
+			bool hit = k == 0 ? sb_path_is_under(seen, b->values[i])
+					  : sb_path_equal(seen, b->values[i]);
+			if (hit) {
+				fprintf(f, "protected: denied by protect (git discovery at launch, %s: "
+					   "%s), the default protection of persistence files; "
+					   "OMP_SANDBOX_PROTECT or a later `allow write` rule lifts it\n",
+					lists[k], b->values[i]);
+				return;
+			}
+		}
+	}
+}
+
 static void print_text(FILE *f, sb_op op, const char *path, const char *seen, const sb_decision *d,
 		       const sb_bindings *used, const sb_bindings *samples)
 {
@@ -282,6 +317,7 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 			print_rule_text(f, "undecided rule", d->rule, d->via_op);
 	} else {
 		print_rule_text(f, "rule", d->rule, d->via_op);
+		print_protect(f, d, seen, used);
 	}
 	if (d->models_disagree)
 		fprintf(f, "note: the folk \"last matching rule\" reading says %s; Seatbelt consults the more "

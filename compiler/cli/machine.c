@@ -58,7 +58,14 @@ int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings
 	for (size_t i = 0; i < n; i++) {
 		sb_tools_clear(&prep.tools);
 		/* unknown preset names are reported once, for the first input */
-		sb_tools_select(prep.s.tools, profiles[i], &prep.tools, i == 0 ? d : NULL);
+		sb_tools_select(prep.s.tools, prep.s.protect, profiles[i], &prep.tools,
+				i == 0 ? d : NULL);
+		/* the git discovery, as the launcher makes it (runtime/common/protect.h) */
+		if (sb_prep_protect(&prep, d) != 0) {
+			sb_bindings_clear(&m);
+			sb_prep_clear(&prep);
+			return -1;
+		}
 		sb_launch_bindings(&prep, NULL, &m);
 	}
 	replace_samples(used, samples, &m);

@@ -55,6 +55,22 @@ void sb_strv_free(char **v, size_t n)
 	free(v);
 }
 
+bool sb_strv_has(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+void sb_strv_push_unique(char ***v, size_t *n, const char *s)
+{
+	if (sb_strv_has(*v, *n, s))
+		return;
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s ? s : "");

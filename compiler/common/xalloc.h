@@ -10,6 +10,7 @@
 #define SB_XALLOC_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,6 +27,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* Free the n strings of v, then v (either may be NULL when n is 0).  */
 void sb_strv_free(char **v, size_t n);
+/* Is s one of the n strings of v?  */
+bool sb_strv_has(char *const *v, size_t n, const char *s);
+/* Append a copy of s to *v unless it is there already (linear: short lists).  */
+void sb_strv_push_unique(char ***v, size_t *n, const char *s);
 /* An in-memory stream (open_memstream); close it before reading *buf.  */
 FILE *xopen_memstream(char **buf, size_t *len);
 

@@ -663,9 +663,13 @@ sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d
 	sbx_policy *p = xmalloc(sizeof *p);
 	memset(p, 0, sizeof *p);
 	struct sbx_shared sh = {.pol = p};
-	static const char *const predeclared[] = {"EXTRA_WRITE", "EXTRA_READ"};
+	/* the launcher's lists: EXTRA_* from OMP_SANDBOX_EXTRA_*, the others
+	 * found at launch (runtime/common/protect.h), never from the environment */
+	static const char *const predeclared[] = {"EXTRA_WRITE", "EXTRA_READ", "PROTECT_GIT",
+						  "PROTECT_GIT_NODES", "GIT_INCLUDES"};
+	size_t npre = sizeof predeclared / sizeof *predeclared;
 	sh.lists = xmalloc(sizeof predeclared);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < npre; i++)
 		sh.lists[sh.nlists++] = xstrdup(predeclared[i]);
 	char *dir = dir_of(file);
 	const char *base = file + strlen(dir);

@@ -30,6 +30,12 @@
 
 /* The presets and the environment they add, as comment lines of the
  * printed forms (--print-profile, --print-launch).  */
+static void print_list(const char *what, char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf(";; %s: %s\n", what, v[i]);
+}
+
 static void print_tools(const sb_prep *prep)
 {
 	const sb_tools *t = &prep->tools;
@@ -37,8 +43,28 @@ static void print_tools(const sb_prep *prep)
 		return;
 	printf(";; tool presets (OMP_SANDBOX_TOOLS=%s):", prep->s.tools ? prep->s.tools : "");
 	for (size_t i = 0; i < t->n; i++)
-		printf(" %s%s", t->names[i], t->on[i] ? "" : "(off)");
+		if (!sb_tools_is_protect(t->names[i]))
+			printf(" %s%s", t->names[i], t->on[i] ? "" : "(off)");
 	putchar('\n');
+	bool groups = false;
+	for (size_t i = 0; i < t->n && !groups; i++)
+		groups = sb_tools_is_protect(t->names[i]);
+	if (groups) {
+		printf(";; protection groups (OMP_SANDBOX_PROTECT=%s):",
+		       prep->s.protect ? prep->s.protect : "");
+		for (size_t i = 0; i < t->n; i++)
+			if (sb_tools_is_protect(t->names[i]))
+				printf(" %s%s", t->names[i] + sizeof SB_PROTECT_PREFIX - 1,
+				       t->on[i] ? "" : "(off)");
+		putchar('\n');
+	}
+	const sb_protect *pr = &prep->protect;
+	if (pr->repos || pr->scanned)
+		printf(";; git discovery: %zu repositories, %zu directories scanned%s\n", pr->repos,
+		       pr->scanned, pr->scan_cut ? " (bound hit: see the warning)" : "");
+	print_list("protect (PROTECT_GIT)", pr->deny, pr->ndeny);
+	print_list("protect exactly (PROTECT_GIT_NODES)", pr->nodes, pr->nnodes);
+	print_list("git include (GIT_INCLUDES)", pr->includes, pr->nincludes);
 	size_t n = 0;
 	char **env = sb_tools_env(t, prep->home, &n);
 	for (size_t i = 0; i < n; i++) {
@@ -624,9 +650,11 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 		sb_envvec_clear(&env);
 	}
 	if (!rc) {
-		sb_tools_select(prep.s.tools, prof, &prep.tools, d);
+		sb_tools_select(prep.s.tools, prep.s.protect, prof, &prep.tools, d);
 		if (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST)
 			rc = sb_tools_prepare_cache(&prep.tools, prep.home, d);
+		if (!rc)
+			rc = sb_prep_protect(&prep, d);
 	}
 	std_terminals terms;
 	find_std_terminals(&terms);
@@ -641,7 +669,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			      * mask hides looks absent (ENOENT), not denied, and would go
 			      * unreported; tracing picks the complement unless told. */
 			     .mechanism = (cfg->trace || cfg->learn_file) && cfg->mechanism == SB_LL_MECH_AUTO
-						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism };
+						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism,
+			     .gate = cfg->write_gate };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_LAUNCH:

@@ -40,6 +40,7 @@ typedef struct sb_run_cfg {
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
 	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
+	int write_gate;                /* Linux: 0 auto, 1 off (sb_ll_gate_mode) */
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */

@@ -34,6 +34,9 @@ static void usage(FILE *out)
 	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"
 	      "                       auto (masks where namespaces can be had), masks\n"
 	      "                       (or refuse), complement (no namespaces; narrower)\n"
+	      "  --write-gate auto|off  Linux: write denies inside writable trees decided\n"
+	      "                       by name at every call (auto), or by masks and the\n"
+	      "                       complement only (off; narrower where a name is absent)\n"
 	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
 	      "                       (stderr, or FILE), and a summary at exit\n"
 	      "  --trace-format=text|json  one JSON object a line with json\n"
@@ -59,13 +62,14 @@ int main(int argc, char **argv)
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
 	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
 	const char *trace_file = NULL, *learn_file = NULL;
-	int min_abi = 0, mechanism = 0;
+	int min_abi = 0, mechanism = 0, write_gate = 0;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
 		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
+		OPT_WRITE_GATE,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -81,6 +85,7 @@ int main(int argc, char **argv)
 		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
 		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
 		{ "mechanism", required_argument, NULL, OPT_MECHANISM },
+		{ "write-gate", required_argument, NULL, OPT_WRITE_GATE },
 		{ "trace", optional_argument, NULL, OPT_TRACE },
 		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 		{ "learn", required_argument, NULL, OPT_LEARN },
@@ -135,6 +140,16 @@ int main(int argc, char **argv)
 				sb_bindings_clear(&user);
 				return usage_error("--mechanism needs auto, masks or complement, "
 						   "got '%s'", optarg);
+			}
+			break;
+		case OPT_WRITE_GATE:
+			if (strcmp(optarg, "auto") == 0)
+				write_gate = 0;
+			else if (strcmp(optarg, "off") == 0)
+				write_gate = 1;
+			else {
+				sb_bindings_clear(&user);
+				return usage_error("--write-gate needs auto or off, got '%s'", optarg);
 			}
 			break;
 		case OPT_TRACE:
@@ -223,6 +238,7 @@ int main(int argc, char **argv)
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
 		.mechanism = mechanism,
+		.write_gate = write_gate,
 		.trace = trace,
 		.trace_file = trace_file,
 		.trace_json = trace_json,

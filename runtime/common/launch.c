@@ -16,7 +16,8 @@
 #include "runtime/common/tools.h"
 
 static const char *const reserved[] = { "HOME", "WORKSPACE", "TMPDIR", "EXTRA_WRITE",
-					"EXTRA_READ" };
+					"EXTRA_READ", "PROTECT_GIT", "PROTECT_GIT_NODES",
+					"GIT_INCLUDES" };
 
 bool sb_launch_reserved_param(const char *name)
 {
@@ -65,6 +66,9 @@ void sb_launch_bindings(const sb_prep *p, const sb_bindings *user, sb_bindings *
 	set_one(out, "TMPDIR", p->tmpdir);
 	set_list(out, "EXTRA_WRITE", p->extra_write, p->nextra_write);
 	set_list(out, "EXTRA_READ", p->extra_read, p->nextra_read);
+	set_list(out, "PROTECT_GIT", p->protect.deny, p->protect.ndeny);
+	set_list(out, "PROTECT_GIT_NODES", p->protect.nodes, p->protect.nnodes);
+	set_list(out, "GIT_INCLUDES", p->protect.includes, p->protect.nincludes);
 	sb_tools_bind(&p->tools, out);
 	for (size_t i = 0; user && i < user->n; i++) {
 		const sb_binding *b = &user->v[i];

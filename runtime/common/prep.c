@@ -37,6 +37,8 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 	s->extra_read = sb_env_get(envp, "OMP_SANDBOX_EXTRA_READ");
 	s->pass_env = sb_env_get(envp, "OMP_SANDBOX_PASS_ENV");
 	s->tools = sb_env_get(envp, "OMP_SANDBOX_TOOLS");
+	s->protect = sb_env_get(envp, "OMP_SANDBOX_PROTECT");
+	s->xdg_config_home = sb_env_get(envp, "XDG_CONFIG_HOME");
 	s->yolo = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_YOLO"));
 	s->inherit_env = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_INHERIT_ENV"));
 	s->skip_home_verify = sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_SKIP_HOME_VERIFY"));
@@ -50,7 +52,7 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 /* Every OMP_SANDBOX_* variable a launcher reads (without the prefix); a
  * new one must be added here, or its users get a typo warning.  */
 static const char *const known_settings[] = {
-	"WORKSPACE", "EXTRA_WRITE", "EXTRA_READ", "PASS_ENV", "TOOLS", "YOLO", "INHERIT_ENV",
+	"WORKSPACE", "EXTRA_WRITE", "EXTRA_READ", "PASS_ENV", "TOOLS", "PROTECT", "YOLO", "INHERIT_ENV",
 	"SKIP_HOME_VERIFY", "CONFIRM_WIDE", "CONFIRM_SENSITIVE_WRITE", "CONFIRM_SENSITIVE_READ",
 	"NETWORK", "ALLOW_HOSTS", "TRACE", "TRACE_FORMAT",
 };
@@ -462,5 +464,18 @@ void sb_prep_clear(sb_prep *p)
 	sb_strv_free(p->extra_write, p->nextra_write);
 	sb_strv_free(p->extra_read, p->nextra_read);
 	sb_tools_clear(&p->tools);
+	sb_protect_clear(&p->protect);
 	memset(p, 0, sizeof *p);
+}
+
+int sb_prep_protect(sb_prep *p, sb_diag *d)
+{
+	sb_protect_clear(&p->protect);
+	sb_protect_in in = {
+		.home = p->home, .workspace = p->workspace,
+		.xdg_config_home = p->s.xdg_config_home,
+		.git = sb_tools_is_on(&p->tools, SB_PROTECT_PREFIX "git"),
+		.includes = sb_tools_is_on(&p->tools, "git"),
+	};
+	return sb_protect_discover(&in, &p->protect, d);
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include "compiler/common/diag.h"
 #include "runtime/common/status.h"
+#include "runtime/common/protect.h"
 #include "runtime/common/tools.h"
 
 typedef enum { SB_PLAT_LINUX, SB_PLAT_MACOS } sb_platform;
@@ -28,6 +29,8 @@ const char *sb_platform_marker(sb_platform p);
 typedef struct sb_settings {
 	const char *workspace, *extra_write, *extra_read, *pass_env;
 	const char *tools;       /* OMP_SANDBOX_TOOLS (tools.h), may be NULL */
+	const char *protect;     /* OMP_SANDBOX_PROTECT (tools.h), may be NULL */
+	const char *xdg_config_home; /* XDG_CONFIG_HOME: git's global config (protect.h) */
 	bool yolo, inherit_env, skip_home_verify, confirm_wide;
 	bool confirm_sensitive_write, confirm_sensitive_read;
 } sb_settings;
@@ -55,6 +58,7 @@ typedef struct sb_prep {
 	char **extra_read;
 	size_t nextra_read;
 	sb_tools tools;          /* the presets (filled once the profile is read) */
+	sb_protect protect;      /* git's files found at launch (sb_prep_protect) */
 } sb_prep;
 
 /* Steps 3-6 of docs/omp-sandboxed.md "Order of operations", in order: home,
@@ -63,6 +67,9 @@ typedef struct sb_prep {
  * release it with sb_prep_clear.  */
 int sb_prep_run(const sb_prep_in *in, sb_prep *out, sb_diag *d);
 void sb_prep_clear(sb_prep *p);
+/* Once the presets are selected: discover git's files for the protect-git
+ * group and the git preset's includes (protect.h).  0 or SB_REFUSED.  */
+int sb_prep_protect(sb_prep *p, sb_diag *d);
 
 /* The pieces, for tests and the self-test.  Each returns 0 or
  * SB_REFUSED, and a malloc'd result in *out.  */

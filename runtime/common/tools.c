@@ -46,7 +46,65 @@ static size_t index_of(const sb_tools *t, const char *name, size_t len)
 	return t->n;
 }
 
-void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, sb_diag *d)
+bool sb_tools_is_protect(const char *name)
+{
+	return strncmp(name, SB_PROTECT_PREFIX, sizeof SB_PROTECT_PREFIX - 1) == 0;
+}
+
+/* Apply one selector (OMP_SANDBOX_TOOLS or OMP_SANDBOX_PROTECT) to the
+ * presets of its family: unset or empty, all; "none", none; else the
+ * comma-separated names (for protect: without the "protect-" prefix).
+ * Returns whether a name was selected.  */
+static bool select_family(sb_tools *out, const char *value, bool protect, const char *var,
+			  sb_diag *d)
+{
+	size_t skip = protect ? sizeof SB_PROTECT_PREFIX - 1 : 0;
+	bool all = !value || !*value;
+	if (all || strcmp(value, "none") == 0) {
+		for (size_t i = 0; i < out->n; i++)
+			if (sb_tools_is_protect(out->names[i]) == protect)
+				out->on[i] = all;
+		return false;
+	}
+	/* the names a user writes in this variable */
+	const char **known = xcalloc(out->n ? out->n : 1, sizeof *known);
+	size_t nk = 0;
+	for (size_t i = 0; i < out->n; i++)
+		if (sb_tools_is_protect(out->names[i]) == protect)
+			known[nk++] = out->names[i] + skip;
+	bool any = false;
+	for (const char *s = value; *s;) {
+		size_t len = strcspn(s, ",");
+		if (len) {
+			char *full = protect ? xasprintf("%s%.*s", SB_PROTECT_PREFIX, (int)len, s)
+					     : xstrndup(s, len);
+			size_t k = index_of(out, full, strlen(full));
+			if (k < out->n && sb_tools_is_protect(out->names[k]) == protect) {
+				out->on[k] = true;
+				any = true;
+			} else if (d) {
+				char *bad = xstrndup(s, len);
+				const char *near = sb_closest_name(bad, (const char *const *)known, nk);
+				sb_diag_report(d, SB_SEV_WARNING, NULL, "tools",
+					       "%s: no %s named '%s'%s%s%s; ignored "
+					       "(known: see omp-sandboxed --print-profile, or 'none')",
+					       var, protect ? "protection group" : "preset", bad,
+					       near ? " (did you mean '" : "", near ? near : "",
+					       near ? "'?)" : "");
+				free(bad);
+			}
+			free(full);
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	free(known);
+	return any;
+}
+
+void sb_tools_select(const char *value, const char *protect, const sb_profile *prof,
+		     sb_tools *out, sb_diag *d)
 {
 	memset(out, 0, sizeof *out);
 	size_t np = 0;
@@ -61,36 +119,8 @@ void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, s
 	if (out->n)
 		qsort(out->names, out->n, sizeof *out->names, cmp_str);
 	out->on = xcalloc(out->n ? out->n : 1, sizeof *out->on);
-	bool all = !value || !*value;
-	if (all || strcmp(value, "none") == 0) {
-		for (size_t i = 0; i < out->n; i++)
-			out->on[i] = all;
-		return;
-	}
-	bool any = false;
-	for (const char *s = value; *s;) {
-		size_t len = strcspn(s, ",");
-		if (len) {
-			size_t k = index_of(out, s, len);
-			if (k < out->n) {
-				out->on[k] = true;
-				any = true;
-			} else if (d) {
-				char *bad = xstrndup(s, len);
-				const char *near = sb_closest_name(bad, (const char *const *)out->names,
-								   out->n);
-				sb_diag_report(d, SB_SEV_WARNING, NULL, "tools",
-					       "OMP_SANDBOX_TOOLS: no preset named '%s'%s%s%s; ignored "
-					       "(known: see omp-sandboxed --print-profile, or 'none')",
-					       bad, near ? " (did you mean '" : "", near ? near : "",
-					       near ? "'?)" : "");
-				free(bad);
-			}
-		}
-		s += len;
-		if (*s == ',')
-			s++;
-	}
+	select_family(out, protect, true, "OMP_SANDBOX_PROTECT", d);
+	bool any = select_family(out, value, false, "OMP_SANDBOX_TOOLS", d);
 	size_t c = index_of(out, "cache", 5);
 	if (any && c < out->n)
 		out->on[c] = true;
@@ -105,7 +135,7 @@ bool sb_tools_is_on(const sb_tools *t, const char *name)
 bool sb_tools_any_on(const sb_tools *t)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->on[i])
+		if (t->on[i] && !sb_tools_is_protect(t->names[i]))
 			return true;
 	return false;
 }

@@ -23,6 +23,11 @@
 #include "compiler/ir/ir.h"
 
 #define SB_TOOLS_CACHE_REL ".cache/omp-sandbox"
+/* Presets named "protect-GROUP" (examples/protect/ (one file per group)) are the default
+ * protection of persistence files: the same gate mechanism, selected by
+ * OMP_SANDBOX_PROTECT (group names without the prefix), never by
+ * OMP_SANDBOX_TOOLS, so `OMP_SANDBOX_TOOLS=none` keeps them on.  */
+#define SB_PROTECT_PREFIX "protect-"
 
 typedef struct sb_tools {
 	char **names;     /* the presets the profile has, lower case, sorted */
@@ -30,10 +35,15 @@ typedef struct sb_tools {
 	size_t n;
 } sb_tools;
 
-/* Fill *out from the profile's TOOL_* params and OMP_SANDBOX_TOOLS (raw
- * value, may be NULL).  An unknown name is a warning with the closest known
- * one (and is ignored: it can only grant less).  */
-void sb_tools_select(const char *value, const sb_profile *prof, sb_tools *out, sb_diag *d);
+/* Fill *out from the profile's TOOL_* params, OMP_SANDBOX_TOOLS (`value`)
+ * and OMP_SANDBOX_PROTECT (`protect`) (raw values, may be NULL).  An unknown
+ * tool name is a warning with the closest known one (and is ignored: it can
+ * only grant less); an unknown protection group likewise (the other groups
+ * stay as selected).  */
+void sb_tools_select(const char *value, const char *protect, const sb_profile *prof,
+		     sb_tools *out, sb_diag *d);
+/* Is `name` a protection group's preset ("protect-git")?  */
+bool sb_tools_is_protect(const char *name);
 bool sb_tools_is_on(const sb_tools *t, const char *name);
 bool sb_tools_any_on(const sb_tools *t);
 /* TOOL_NAME (list) for every preset: [""] when on, [] when off.  */

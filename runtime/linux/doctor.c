@@ -35,6 +35,22 @@ int sb_linux_doctor(FILE *out, int refused_exit_status)
 	if (!(ai.fs_mask & SB_LL_TRUNCATE))
 		fprintf(out, "seccomp truncation guard: on (truncate(2), O_TRUNC not for writing, "
 			     "openat2)\n");
+	char why[256];
+	if (sb_gate_available(why, sizeof why))
+		fprintf(out, "write gate: available (write denies inside writable trees decided by "
+			     "name at every call: seccomp user notification, the supervisor performs "
+			     "the call)\n");
+	else
+		fprintf(out, "write gate: unavailable (%s): masks and the complement take its "
+			     "denies; a missing protected name narrows its directory\n", why);
+	bool ns_user = false;
+	char nswhy[256];
+	if (sb_ns_masks_available(&ns_user, nswhy, sizeof nswhy))
+		fprintf(out, "masks: available (%s)\n", ns_user ? "user + mount namespace"
+							    : "mount namespace");
+	else
+		fprintf(out, "masks: unavailable (%s): the complement expansion enforces read "
+			     "denies inside allowed trees (narrower)\n", nswhy);
 	if (pr.eff_abi < SB_LL_MIN_ABI_DEFAULT)
 		fprintf(out, "status: below the minimum ABI %d: sbrun refuses to run (exit %d)\n",
 			SB_LL_MIN_ABI_DEFAULT, refused_exit_status);

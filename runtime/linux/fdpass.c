@@ -30,6 +30,13 @@ int sb_fd_send(int sock, int fd)
 int sb_fd_recv(int sock)
 {
 	char byte;
+	return sb_fd_recv_byte(sock, &byte);
+}
+
+int sb_fd_recv_byte(int sock, char *byte_out)
+{
+	char byte = 0;
+	*byte_out = 0;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 	fd_cmsg u;
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
@@ -40,6 +47,7 @@ int sb_fd_recv(int sock)
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return -1;
+	*byte_out = byte;
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
 	    c->cmsg_len != CMSG_LEN(sizeof(int)))

@@ -10,5 +10,8 @@ int sb_fd_send(int sock, int fd);
  * or -1 (errno set by recvmsg, or a message without exactly one
  * descriptor).  */
 int sb_fd_recv(int sock);
+/* The same, and the data byte in *byte (0 when nothing came): a message
+ * without a descriptor returns -1 with its byte.  */
+int sb_fd_recv_byte(int sock, char *byte);
 
 #endif

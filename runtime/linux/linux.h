@@ -23,6 +23,7 @@ typedef struct sb_linux_opts {
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
 	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
+	int gate;                    /* sb_ll_gate_mode (ll_internal.h): 0 = auto */
 	/* The user the sandbox runs as and XDG_RUNTIME_DIR of the launch's
 	 * environment (NULL: unset): the per-user runtime directories
 	 * (/run/user/UID and XDG_RUNTIME_DIR) are denied whole.  Filled by the

@@ -7,6 +7,8 @@
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/fdpass.h"
+#include "runtime/linux/supervise.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -218,6 +221,31 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 	return 0;
 }
 
+/* The write gate (gate.h): fork; this process becomes the supervisor and
+ * never returns; the child returns 0 with the socket to send its
+ * listener on (the filter is installed last, just before execve).  */
+static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock, sb_diag *d)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return fail(d, "socketpair for the write gate", errno);
+	sb_sup sup;
+	pid_t pid = sb_sup_fork(&sup);
+	if (pid < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return fail(d, "fork for the write gate", e);
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		*sock = sv[1];
+		return 0;
+	}
+	close(sv[1]);
+	sb_gate_run(plan, sv[0], &sup, gt);
+}
+
 static int exec_it(const char *path, char *const argv[], char *const envp[], sb_diag *d)
 {
 	execve(path, argv, envp);
@@ -287,7 +315,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		close(events);   /* no proxy: nobody reports to it */
 	/* then the masks (a mount namespace; its own user namespace unless the
 	 * egress step made one already, in which this process is privileged) */
-	if (sandbox && plan->masks.n && (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
+	if (sandbox && sb_ll_masks_mounts(&plan->masks) &&
+	    (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
 		return rc;
 	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
 	/* With "/" granted, the check below needs a place no rule covers: a
@@ -377,9 +406,28 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		}
 	}
 	(void)e;
-	/* Last, so the launcher's own probe above is not reported.  */
-	if (o->trace && sb_trace_child_install(o->trace_sock, unix_block, net_block) < 0) {
-		rc = fail(d, "installing the trace filter", errno);
+	int gate_sock = -1;
+	sb_gate_trace gt = { .sock = o->trace ? o->trace_sock : -1, .handled = ai.fs_mask,
+			     .trunc_guard = trunc_guard };
+	if (sandbox && plan->gate && (rc = gate_fork(plan, &gt, &gate_sock, d)) != 0)
+		goto out;
+	/* Last, so the launcher's own probe above is not reported.  Traced
+	 * with a gate, one filter carries both, and its listener goes to the
+	 * gate's supervisor, which reports to the launcher outside.  */
+	if (o->trace) {
+		int to = o->trace_sock;
+		if (gate_sock >= 0) {
+			close(o->trace_sock);
+			to = gate_sock;
+			gate_sock = -1;
+		}
+		if (sb_trace_child_install(to, unix_block, net_block, to != o->trace_sock) < 0) {
+			rc = fail(d, "installing the trace filter", errno);
+			goto out;
+		}
+	}
+	if (gate_sock >= 0 && sb_gate_child_install(gate_sock) < 0) {
+		rc = fail(d, "installing the write gate's filter", errno);
 		goto out;
 	}
 	if (canary >= 0) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "runtime/linux/landlock_sys.h"
+#include "runtime/linux/gate.h"
 
 /* One Landlock rule, opened at plan time (O_PATH|O_NOFOLLOW); the plan
  * owns the fd.  `rights` are the intended rights; the launcher masks them
@@ -105,9 +106,11 @@ size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size
  *  PIN   a plain recursive bind of the path on itself: a mount point cannot
  *        be renamed, removed or replaced (EBUSY).
  *  DEV   /dev: a read-only tmpfs holding binds of the allowlisted devices.
- * Every mask is also a mount point, so the node itself cannot be renamed,
- * unlinked or replaced.  */
-typedef enum { SB_MASK_HIDE, SB_MASK_BIND, SB_MASK_PIN, SB_MASK_DEV } sb_mask_kind;
+ *  GATE  no mount: a write deny the write gate enforces by name (gate.h),
+ *        also where the path does not exist; needs no namespace.
+ * Every mount mask is also a mount point, so the node itself cannot be
+ * renamed, unlinked or replaced.  */
+typedef enum { SB_MASK_HIDE, SB_MASK_BIND, SB_MASK_PIN, SB_MASK_DEV, SB_MASK_GATE } sb_mask_kind;
 
 typedef struct sb_ll_expose {
 	char *path;                /* absolute, strictly below the mask */
@@ -151,6 +154,8 @@ typedef struct sb_ll_mask_input {
 	bool *forced_masked;                                    /* out: a mask enforces it */
 	size_t nforced;
 	bool allow_shm;
+	bool mounts;                                            /* mount masks may be planned */
+	bool gate;                                              /* write denies go to the gate */
 	const char *const *terminals;                           /* sb_linux_opts */
 	size_t nterminals;
 } sb_ll_mask_input;
@@ -163,6 +168,13 @@ bool sb_ll_extra_terminal(const char *path);
 struct sb_ll_plan;
 /* Plan the masks into plan->masks (sorted by path, parents first).  */
 void sb_ll_masks_plan(struct sb_ll_plan *plan, const sb_ll_mask_input *in);
+/* How many masks are mounts (every kind but GATE), and how many GATE.  */
+size_t sb_ll_masks_mounts(const sb_ll_masks *m);
+size_t sb_ll_masks_gated(const sb_ll_masks *m);
+/* The protected existing files of the GATE masks that have other names
+ * (a link count above 1), below gated directories too (at most `cap`
+ * files visited): a write through another name is refused by inode.  */
+void sb_ll_masks_gate_inodes(const sb_ll_masks *m, sb_gate_inode **out, size_t *n, size_t cap);
 /* The rights the masks take away at `point`: decide() | this is what the
  * Landlock rules may grant there.  */
 uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point);
@@ -180,6 +192,11 @@ typedef enum {
 	SB_LL_MECH_MASK,           /* masks, or refuse */
 	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
 } sb_ll_mechanism;
+
+typedef enum {
+	SB_LL_GATE_AUTO = 0,       /* the write gate where seccomp can have a listener */
+	SB_LL_GATE_OFF,            /* masks and the complement only (narrower) */
+} sb_ll_gate_mode;
 
 /* namespaces.c: can this process create the namespaces masks need?  Tried
  * in a throwaway child (user + mount namespace when unprivileged, mount
@@ -212,6 +229,11 @@ struct sb_ll_plan {
 	bool allow_shm;
 	const char *mechanism;      /* "masks" or "complement expansion" */
 	char *fallback;             /* why masks are not used, when they would be */
+	bool gate;                  /* GATE masks: the launch starts the write gate */
+	char *gate_off;             /* why the gate is not used, when it would be */
+	const struct sb_profile *bound;   /* borrowed: what the gate decides on */
+	sb_gate_inode *gate_inodes; /* sb_ll_masks_gate_inodes */
+	size_t ngate_inodes;
 	char **warnings;            /* narrowings that break work, said at launch */
 	size_t nwarnings;
 	sb_ll_probe probe;
@@ -232,6 +254,20 @@ void sb_ll_scan_other_ops(const struct sb_profile *orig, sb_ll_plan *plan,
 			  const struct sb_linux_opts *o);
 
 #define SB_LL_PROXY_ADDR "127.0.0.1:3128"   /* runtime/common/proxy.h */
+
+/* gate_run.c: serve the write gate's listener (received on `sock`) for
+ * the child of sb_sup_fork until it has exited; end as it ended.  Traced
+ * (gt->sock >= 0): the listener carries the trace's calls too; a message
+ * without a descriptor on gt->sock tells the launcher outside, and the
+ * denials follow there as records (trace_notify.h).  */
+typedef struct sb_gate_trace {
+	int sock;             /* traced: the launcher's trace socket; -1 untraced */
+	uint64_t handled;     /* the Landlock rights the effective ABI handles */
+	bool trunc_guard;     /* below ABI 3 (seccomp_trunc.c) */
+} sb_gate_trace;
+struct sb_sup;
+void sb_gate_run(const sb_ll_plan *plan, int sock, struct sb_sup *sup, const sb_gate_trace *gt)
+	__attribute__((noreturn));
 
 /* Accessors for the launcher.  */
 const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan);

@@ -14,11 +14,14 @@
 #include "runtime/linux/ll_internal.h"
 #include "compiler/common/xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define R_READ (SB_LL_READ_FILE | SB_LL_READ_DIR)
 #define R_WRITE (SB_LL_WRITE_FILE | SB_LL_TRUNCATE)
@@ -62,6 +65,8 @@ const char *sb_ll_mask_kind_name(const sb_ll_mask *m)
 		return m->rdonly ? (m->noexec ? "ro-noexec" : "read-only") : "noexec";
 	case SB_MASK_PIN:
 		return "pin";
+	case SB_MASK_GATE:
+		return "gate";
 	default:
 		return "dev";
 	}
@@ -259,6 +264,78 @@ static const char *const dev_allow[] = {
 	"/dev/tty", "/dev/urandom", "/dev/zero",
 };
 
+size_t sb_ll_masks_mounts(const sb_ll_masks *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		n += m->v[i].kind != SB_MASK_GATE;
+	return n;
+}
+
+size_t sb_ll_masks_gated(const sb_ll_masks *m)
+{
+	return m->n - sb_ll_masks_mounts(m);
+}
+
+static void push_inode(sb_gate_inode **out, size_t *n, const struct stat *st)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*out)[i].dev == (unsigned long)st->st_dev &&
+		    (*out)[i].ino == (unsigned long)st->st_ino)
+			return;
+	*out = xrealloc(*out, (*n + 1) * sizeof **out);
+	(*out)[(*n)++] = (sb_gate_inode){ (unsigned long)st->st_dev, (unsigned long)st->st_ino };
+}
+
+/* Files with other names below a gated directory (never following a
+ * symlink), at most *budget entries.  */
+static void inodes_below(int dir, sb_gate_inode **out, size_t *n, size_t *budget)
+{
+	DIR *d = fdopendir(dir);
+	if (!d) {
+		close(dir);
+		return;
+	}
+	struct dirent *e;
+	while (*budget && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		(*budget)--;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+			push_inode(out, n, &st);
+		else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				inodes_below(sub, out, n, budget);
+		}
+	}
+	closedir(d);
+}
+
+void sb_ll_masks_gate_inodes(const sb_ll_masks *m, sb_gate_inode **out, size_t *n, size_t cap)
+{
+	*out = NULL;
+	*n = 0;
+	size_t budget = cap;
+	for (size_t i = 0; i < m->n; i++) {
+		const sb_ll_mask *g = &m->v[i];
+		struct stat st;
+		if (g->kind != SB_MASK_GATE || lstat(g->path, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+			push_inode(out, n, &st);
+		else if (S_ISDIR(st.st_mode)) {
+			int fd = open(g->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0)
+				inodes_below(fd, out, n, &budget);
+		}
+	}
+}
+
 void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 {
 	sb_ll_masks *ms = &plan->masks;
@@ -267,7 +344,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		bool forced = j < in->nforced;
 		size_t i = forced ? j + in->ncand : j - in->nforced;
 		const char *c = forced ? in->forced[i - in->ncand] : in->cand[i];
-		if (strcmp(c, "/") == 0 || (!forced && is_under(c, "/dev")))
+		if (strcmp(c, "/") == 0 || (!forced && is_under(c, "/dev")) || (forced && !in->mounts))
 			continue;
 		if (hidden_by(ms, c)) {
 			if (forced)
@@ -313,6 +390,21 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 			t_sub = up & ~ag;
 		}
 		if (!(t_node | t_sub))
+			continue;
+		if (!forced && in->gate && !((t_node | t_sub) & ~R_MODIFY)) {
+			/* writes only: the gate decides them by name, at every
+			 * call, whatever the path is or becomes */
+			bool there = lstat(c, &st) == 0;
+			if (!there)
+				memset(&st, 0, sizeof st);
+			sb_ll_mask *m = add_mask(ms, c, SB_MASK_GATE, &st);
+			m->is_dir = there && S_ISDIR(st.st_mode);
+			m->removed = m->removed_node = R_MODIFY;
+			m->why = xstrdup(there ? "deny write" : "deny write; absent: its creation too");
+			in->src(in->ctx, c, &m->src_file, &m->src_line);
+			continue;
+		}
+		if (!in->mounts)
 			continue;
 		if (!maskable_path(c, &st, &why)) {
 			note(&plan->r, "%s: not masked (it %s): the complement expansion enforces "

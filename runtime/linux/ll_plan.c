@@ -961,13 +961,16 @@ static void cb_src(void *ctx, const char *p, const char **file, int *line)
 	free(g);
 }
 
-/* Masks where namespaces can be had; returns SB_REFUSED when masks
- * were demanded (--mechanism masks) and cannot be had.  */
+/* Masks where namespaces can be had, and the write gate where seccomp
+ * can have a listener; returns SB_REFUSED when masks were demanded
+ * (--mechanism masks) and cannot be had.  */
 static int plan_masks(planner *pl, const sb_linux_opts *o)
 {
 	sb_ll_plan *plan = pl->plan;
 	plan->mechanism = "complement expansion";
-	if (o->mechanism == SB_LL_MECH_COMPLEMENT)
+	bool mounts = o->mechanism != SB_LL_MECH_COMPLEMENT;
+	bool gate = o->gate != SB_LL_GATE_OFF;
+	if (!mounts && !gate)
 		return 0;
 	char **fp = xrealloc(NULL, (pl->nforced + 1) * sizeof *fp);
 	uint64_t *fm = xrealloc(NULL, (pl->nforced + 1) * sizeof *fm);
@@ -983,27 +986,51 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 		.ctx = pl, .allowed = cb_allowed, .allowed_below = cb_below,
 		.missing = cb_missing, .src = cb_src, .cand = pl->cand, .ncand = pl->ncand,
 		.forced = fp, .forced_mask = fm, .forced_why = fw, .forced_masked = fmasked,
-		.nforced = pl->nforced, .allow_shm = o->allow_shm,
+		.nforced = pl->nforced, .allow_shm = o->allow_shm, .mounts = mounts, .gate = gate,
 		.terminals = o->terminals, .nterminals = o->nterminals,
 	};
 	sb_ll_masks_plan(plan, &in);
-	int rc = 0;
 	char why[256];
+	if (sb_ll_masks_gated(&plan->masks) && !sb_gate_available(why, sizeof why)) {
+		/* the masks and the complement take the gate's denies */
+		plan->gate_off = xstrdup(why);
+		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
+				 "write gate unavailable (%s): masks and the complement expansion "
+				 "enforce the write denies", why);
+		sb_ll_masks_clear(&plan->masks);
+		sb_strv_free(pl->missing, pl->nmissing);
+		pl->missing = NULL;
+		pl->nmissing = 0;
+		in.gate = gate = false;
+		for (size_t i = 0; i < pl->nforced; i++)
+			fmasked[i] = false;
+		if (mounts)
+			sb_ll_masks_plan(plan, &in);
+	}
+	int rc = 0;
 	bool userns = false;
-	if (plan->masks.n == 0) {
-		/* nothing to mask: the direct launch, no namespace */
+	if (sb_ll_masks_mounts(&plan->masks) == 0) {
+		/* nothing to mount: no namespace */
 	} else if (!sb_ns_masks_available(&userns, why, sizeof why)) {
 		plan->fallback = xstrdup(why);
 		sb_ll_masks_clear(&plan->masks);
+		sb_strv_free(pl->missing, pl->nmissing);
+		pl->missing = NULL;
+		pl->nmissing = 0;
 		sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
 				 "masks unavailable (%s): the complement expansion enforces every "
-				 "deny", why);
+				 "deny%s", why, gate ? " but the write gate's" : "");
 		if (o->mechanism == SB_LL_MECH_MASK) {
 			sb_diag_report(pl->d, SB_SEV_ERROR, NULL, "masks",
 				       "masks were demanded (--mechanism masks) but cannot be "
 				       "had: %s", why);
 			rc = SB_REFUSED;
 		}
+		for (size_t i = 0; i < pl->nforced; i++)
+			fmasked[i] = false;
+		in.mounts = false;
+		if (gate)
+			sb_ll_masks_plan(plan, &in);
 	} else {
 		plan->userns = userns;
 		plan->mechanism = userns ? "masks (user + mount namespace)"
@@ -1016,8 +1043,12 @@ static int plan_masks(planner *pl, const sb_linux_opts *o)
 			for (size_t k = 0; k < plan->masks.v[i].nexpose; k++)
 				add_cand(pl, plan->masks.v[i].expose[k].path);
 		qsort(pl->cand, pl->ncand, sizeof *pl->cand, cmp_str);
-		pl->use_masks = true;
 	}
+	if (plan->masks.n)
+		pl->use_masks = true;   /* what a mask or the gate takes is added back */
+	plan->gate = sb_ll_masks_gated(&plan->masks) > 0;
+	if (plan->gate)
+		sb_ll_masks_gate_inodes(&plan->masks, &plan->gate_inodes, &plan->ngate_inodes, 4096);
 	free(fp);
 	free(fm);
 	free(fw);
@@ -1104,6 +1135,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	memset(plan, 0, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = plan;
+	plan->bound = bound;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
 	plan->home = o->home ? xstrdup(o->home) : NULL;
@@ -1188,6 +1220,8 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	sb_ll_rules_clear(&plan->r);
 	sb_ll_masks_clear(&plan->masks);
 	free(plan->fallback);
+	free(plan->gate_off);
+	free(plan->gate_inodes);
 	sb_strv_free(plan->warnings, plan->nwarnings);
 	free(plan->home);
 	free(plan);

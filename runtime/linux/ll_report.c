@@ -200,6 +200,12 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 	fprintf(out, "# mechanism: %s%s%s\n", plan->mechanism ? plan->mechanism : "complement expansion",
 		plan->fallback ? "; masks unavailable: " : "",
 		plan->fallback ? plan->fallback : "");
+	if (plan->gate)
+		fprintf(out, "# write gate: %zu names decided at every call (seccomp user "
+			     "notification; the supervisor performs the call)\n",
+			sb_ll_masks_gated(&plan->masks));
+	else if (plan->gate_off)
+		fprintf(out, "# write gate: unavailable: %s\n", plan->gate_off);
 	for (size_t i = 0; i < plan->r.n; i++) {
 		const sb_ll_rule *r = &plan->r.v[i];
 		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,

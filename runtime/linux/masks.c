@@ -367,6 +367,8 @@ static int dev_links(applier *a)
 static int apply_one(applier *a, const sb_ll_mask *m)
 {
 	a->cur = m->path;
+	if (m->kind == SB_MASK_GATE)
+		return 0;   /* no mount: the write gate (gate.h) */
 	if (m->kind == SB_MASK_DEV)
 		return dev_links(a);
 	int target = open_planned(m->path, m->dev, m->ino);

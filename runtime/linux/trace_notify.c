@@ -104,9 +104,9 @@ enum { NCALLS = sizeof calls / sizeof *calls };
 			   (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 
-static int install_filter(bool deny_unix, bool deny_net)
+static int install_filter(bool deny_unix, bool deny_net, bool with_bind)
 {
-	struct sock_filter f[8 + 6 * NCALLS];
+	struct sock_filter f[10 + 6 * NCALLS];
 	size_t n = 0;
 	f[n++] = (struct sock_filter)LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TN_ARCH, 1, 0);
@@ -135,6 +135,11 @@ static int install_filter(bool deny_unix, bool deny_net)
 						      (unsigned)calls[i].nr, 0, 1);
 		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
 	}
+	if (with_bind) {
+		/* the write gate's: a UNIX socket's name is created by bind() */
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bind, 0, 1);
+		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+	}
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0);
 	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
 	f[n++] = (struct sock_filter)ARG_LO(0);
@@ -147,9 +152,9 @@ static int install_filter(bool deny_unix, bool deny_net)
 			    &prog);
 }
 
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net)
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind)
 {
-	int lfd = install_filter(deny_unix, deny_net);
+	int lfd = install_filter(deny_unix, deny_net, with_bind);
 	if (lfd < 0)
 		return -1;
 	int r = sb_fd_send(sock, lfd);
@@ -164,7 +169,9 @@ int sb_trace_child_install(int sock, bool deny_unix, bool deny_net)
 
 int sb_trace_recv_listener(int sock)
 {
-	return sb_fd_recv(sock);
+	char byte;
+	int fd = sb_fd_recv_byte(sock, &byte);
+	return fd < 0 && byte == 'R' ? -2 : fd;
 }
 
 /* ---- parent side ---- */
@@ -195,6 +202,7 @@ struct sb_trace_notifier {
 	size_t req_size, resp_size;
 	arg_path *a, *b;          /* the two path arguments of the current call */
 	pthread_mutex_t *lock;    /* held around the tracer's calls; NULL: none */
+	int remote;               /* >= 0: denials go there as records, not to `t` */
 };
 
 sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *plan,
@@ -205,6 +213,7 @@ sb_trace_notifier *sb_trace_notifier_new(int listener, const struct sb_ll_plan *
 	n->handled = handled;
 	n->trunc_guard = trunc_guard;
 	n->t = t;
+	n->remote = -1;
 	n->grants = sb_strmap_new();
 	const sb_ll_rules *r = sb_ll_plan_rules(plan);
 	n->gv = xcalloc(r->n ? r->n : 1, sizeof *n->gv);
@@ -503,6 +512,107 @@ typedef struct ctx {
 	const char *sys;
 } ctx;
 
+/* ---- where denials go: the tracer, or records to the process that
+ * holds it (the write gate's supervisor serves the listener inside the
+ * sandbox and sends what the tracer outside needs) ---- */
+
+enum { REC_DENIED = 1, REC_LOST = 2, REC_NSTR = 5 };
+
+typedef struct rec_head {
+	uint8_t kind, access, platform_only, pad;
+	int32_t pid, port;
+	uint32_t n;                     /* REC_LOST */
+	uint16_t len[REC_NSTR];         /* path, process, syscall, detail, origin */
+} rec_head;
+
+static void send_record(int fd, const rec_head *h, const char *const str[REC_NSTR])
+{
+	char buf[sizeof *h + 5 * (PATH_MAX + 8)];
+	size_t off = sizeof *h;
+	rec_head hh = *h;
+	for (int i = 0; i < REC_NSTR; i++) {
+		size_t l = str && str[i] ? strlen(str[i]) : 0;
+		if (l > PATH_MAX + 4)
+			l = PATH_MAX + 4;
+		hh.len[i] = (uint16_t)l;
+		if (l)
+			memcpy(buf + off, str[i], l);
+		off += l;
+	}
+	memcpy(buf, &hh, sizeof hh);
+	while (send(fd, buf, off, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d)
+{
+	if (n->remote < 0) {
+		sb_tracer_denied(n->t, d);
+		return;
+	}
+	rec_head h = { .kind = REC_DENIED, .access = (uint8_t)d->access,
+		       .platform_only = d->platform_only, .pid = d->pid, .port = d->port };
+	const char *str[REC_NSTR] = { d->path, d->process, d->syscall, d->detail, d->origin };
+	send_record(n->remote, &h, str);
+}
+
+static void report_lost(sb_trace_notifier *n)
+{
+	if (n->remote < 0) {
+		sb_tracer_lost(n->t, 1);
+		return;
+	}
+	rec_head h = { .kind = REC_LOST, .n = 1 };
+	send_record(n->remote, &h, NULL);
+}
+
+void sb_trace_notifier_set_remote(sb_trace_notifier *n, int fd)
+{
+	n->remote = fd;
+}
+
+int sb_trace_record_recv(int fd, sb_tracer *t)
+{
+	char buf[sizeof(rec_head) + 5 * (PATH_MAX + 8) + 1];
+	ssize_t k;
+	do
+		k = recv(fd, buf, sizeof buf - 1, MSG_DONTWAIT);
+	while (k < 0 && errno == EINTR);
+	if (k <= 0)
+		return k == 0 ? -1 : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1);
+	rec_head h;
+	if ((size_t)k < sizeof h) {
+		sb_tracer_lost(t, 1);
+		return 1;
+	}
+	memcpy(&h, buf, sizeof h);
+	char *str[REC_NSTR] = { NULL };
+	size_t off = sizeof h;
+	for (int i = 0; i < REC_NSTR; i++) {
+		if (off + h.len[i] > (size_t)k) {
+			sb_tracer_lost(t, 1);
+			for (int j = 0; j < i; j++)
+				free(str[j]);
+			return 1;
+		}
+		str[i] = h.len[i] ? xstrndup(buf + off, h.len[i]) : NULL;
+		off += h.len[i];
+	}
+	if (h.kind == REC_LOST) {
+		sb_tracer_lost(t, h.n);
+	} else if (h.kind == REC_DENIED && h.access < SB_ACC__COUNT && str[0]) {
+		sb_denial d = { .access = (sb_access)h.access, .path = str[0], .pid = h.pid,
+				.process = str[1], .syscall = str[2], .platform_only = h.platform_only,
+				.port = h.port, .detail = str[3], .origin = str[4] };
+		sb_tracer_denied(t, &d);
+	} else {
+		sb_tracer_lost(t, 1);
+	}
+	for (int i = 0; i < REC_NSTR; i++)
+		free(str[i]);
+	return 1;
+}
+
 static void read_comm(pid_t pid, char *out, size_t cap)
 {
 	char f[64];
@@ -521,7 +631,7 @@ static void deny(ctx *c, sb_access acc, const char *path)
 		read_comm(c->pid, c->comm, sizeof c->comm);
 	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid,
 			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys };
-	sb_tracer_denied(c->n->t, &d);
+	sb_trace_notifier_report(c->n, &d);
 }
 
 /* The parent of `p` must grant `right` (creating and removing).  */
@@ -683,7 +793,7 @@ static void deny_guarded(ctx *c, const arg_path *a)
 				  "writing are refused on every path (docs/linux.md, \"Truncation "
 				  "below ABI 3\"); ftruncate(2) or an open for writing works where "
 				  "writing is allowed" };
-	sb_tracer_denied(c->n->t, &d);
+	sb_trace_notifier_report(c->n, &d);
 	free(p);
 }
 
@@ -736,8 +846,14 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 			return 0;
 		return -1;   /* hung up: every filtered process is gone */
 	}
-	const struct seccomp_data *d = &n->req->data;
-	pid_t pid = (pid_t)n->req->pid;
+	sb_trace_notifier_handle(n, n->req);
+	return 0;
+}
+
+void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *req)
+{
+	const struct seccomp_data *d = &req->data;
+	pid_t pid = (pid_t)req->pid;
 	const call *k = NULL;
 	for (size_t i = 0; i < NCALLS && !k; i++)
 		if (calls[i].nr == d->nr)
@@ -745,12 +861,12 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 	if (k && k->k == K_SOCKET) {
 		/* The one answer that is not "continue": the same refusal the
 		 * launch filter gives when the trace is off.  */
-		respond(n, n->req->id, EPERM);
+		respond(n, req->id, EPERM);
 		ctx c = { .n = n, .pid = pid, .sys = "socket" };
 		lock(n);
 		deny(&c, SB_ACC_NETWORK, family_name((int)d->args[0]));
 		unlock(n);
-		return 0;
+		return;
 	}
 	/* Read what lives in the caller (its memory, cwd, dirfds) while it
 	 * waits, then let it go on at once: the classification runs while the
@@ -774,13 +890,12 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 	bool guarded = k && n->trunc_guard &&
 		       (k->k == K_TRUNCATE ||
 			(k->k == K_OPEN && sb_seccomp_trunc_refused(d->args[k->flags])));
-	respond(n, n->req->id, guarded ? EPERM : 0);
+	respond(n, req->id, guarded ? EPERM : 0);
 	if (!k)
-		return 0;
+		return;
 	lock(n);
 	classify_answered(n, k, d, pid, guarded, readable, open2_flags);
 	unlock(n);
-	return 0;
 }
 
 /* After the answer: report what the plan refuses (the tracer's lock held). */
@@ -791,7 +906,7 @@ static void classify_answered(sb_trace_notifier *n, const call *k, const struct 
 	if (guarded) {
 		ctx c = { .n = n, .pid = pid, .sys = k->name };
 		if (!a->ok && !a->empty)
-			sb_tracer_lost(n->t, 1);
+			report_lost(n);
 		deny_guarded(&c, a);
 		return;
 	}
@@ -799,7 +914,7 @@ static void classify_answered(sb_trace_notifier *n, const call *k, const struct 
 	bool lost = !readable || (k->path >= 0 && !a->ok && !a->empty) ||
 		    (k->path2 >= 0 && !b->ok && !b->empty);
 	if (lost)
-		sb_tracer_lost(n->t, 1);
+		report_lost(n);
 	if (lost || (k->path >= 0 && !a->ok) || (k->path2 >= 0 && !b->ok))
 		return;
 	ctx c = { .n = n, .pid = pid, .sys = k->name };

@@ -27,11 +27,14 @@ struct sb_ll_plan;
 /* Child side, after no_new_privs, the launch filter and restrict_self:
  * install the trace filter (socket() trapped as the plan says: AF_UNIX
  * when `deny_unix`, every other family when `deny_net`), send the
- * listener over `sock` and close both.  0, or -1 with errno.  */
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net);
+ * listener over `sock` and close both; `with_bind`: bind() too (the write
+ * gate's, gate.h, which then serves this listener).  0, or -1 with errno.  */
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind);
 
 /* Parent side: receive the listener from `sock` (blocks until the child
- * sends it or exits); -1 when none came.  */
+ * sends it or exits); -1 when none came; -2 when the write gate's
+ * supervisor serves it, and denials come on `sock` as records
+ * (sb_trace_record_recv).  */
 int sb_trace_recv_listener(int sock);
 
 typedef struct sb_trace_notifier sb_trace_notifier;
@@ -51,5 +54,19 @@ void sb_trace_notifier_set_lock(sb_trace_notifier *n, pthread_mutex_t *lock);
  * it: 0).  -1 when the listener has hung up (every filtered process is
  * gone).  */
 int sb_trace_notifier_serve(sb_trace_notifier *n);
+/* Handle one notification another server received (the write gate's
+ * supervisor hands over what is not a gated call): answer, classify,
+ * report.  */
+struct seccomp_notif;
+void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *req);
+/* One denial to the tracer, or as a record to the remote end.  */
+void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d);
+/* Send denials as records over `fd` (a SOCK_SEQPACKET socket) instead of
+ * calling the tracer: the notifier runs in the gate's supervisor, inside
+ * the sandbox, and the tracer in the launcher outside.  */
+void sb_trace_notifier_set_remote(sb_trace_notifier *n, int fd);
+/* The launcher's side: read one record from `fd` (non-blocking) into `t`.
+ * 1 when one was read, 0 when none is waiting, -1 at the end.  */
+int sb_trace_record_recv(int fd, sb_tracer *t);
 
 #endif

@@ -5,6 +5,7 @@
  * (trace_notify.h) until the child has exited.  */
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/linux/notify_server.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/trace_notify.h"
 #include "runtime/common/denial.h"
@@ -57,78 +58,9 @@ static void drain_events(int fd, sb_tracer *t)
 	}
 }
 
-/* The listener has a thread of its own, blocked in RECV: a traced call
- * costs the supervisor no poll(2) (bench/analysis.md, 8), and the main
- * thread waits for the child, its signals and the proxy's events.  A
- * blocked RECV returns only for a notification or a signal, so the thread
- * is stopped with SERVER_WAKE, whose handler does nothing: the ioctl
- * fails with EINTR and the loop sees `stop`.  */
-#define SERVER_WAKE SIGURG
-
-typedef struct server {
-	sb_trace_notifier *n;
-	pthread_t thread;
-	atomic_bool stop;
-	bool running;
-	struct sigaction saved;
-} server;
-
-static void server_wake(int sig)
+static int serve_trace(void *ctx)
 {
-	(void)sig;
-}
-
-static void *server_loop(void *arg)
-{
-	server *s = arg;
-	sigset_t all_but_wake;
-	sigfillset(&all_but_wake);
-	sigdelset(&all_but_wake, SERVER_WAKE);
-	pthread_sigmask(SIG_SETMASK, &all_but_wake, NULL);
-	while (!atomic_load(&s->stop))
-		if (sb_trace_notifier_serve(s->n) < 0)
-			break;   /* hung up: every filtered process is gone */
-	return NULL;
-}
-
-static bool server_start(server *s, sb_trace_notifier *n, pthread_mutex_t *lock)
-{
-	s->n = n;
-	atomic_init(&s->stop, false);
-	struct sigaction sa = { .sa_handler = server_wake };   /* no SA_RESTART */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SERVER_WAKE, &sa, &s->saved);
-	sb_trace_notifier_set_lock(n, lock);
-	s->running = pthread_create(&s->thread, NULL, server_loop, s) == 0;
-	if (!s->running) {
-		sb_trace_notifier_set_lock(n, NULL);
-		sigaction(SERVER_WAKE, &s->saved, NULL);
-	}
-	return s->running;
-}
-
-static void server_stop(server *s)
-{
-	if (!s->running)
-		return;
-	atomic_store(&s->stop, true);
-	/* A wake-up sent between the loop's test and the ioctl is lost: send
-	 * it again until the thread has gone.  */
-	for (;;) {
-		pthread_kill(s->thread, SERVER_WAKE);
-		struct timespec t;
-		clock_gettime(CLOCK_REALTIME, &t);
-		t.tv_nsec += 20 * 1000 * 1000;
-		if (t.tv_nsec >= 1000000000L) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000L;
-		}
-		if (pthread_timedjoin_np(s->thread, NULL, &t) == 0)
-			break;
-	}
-	s->running = false;
-	sigaction(SERVER_WAKE, &s->saved, NULL);
-	sb_trace_notifier_set_lock(s->n, NULL);
+	return sb_trace_notifier_serve(ctx);
 }
 
 int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
@@ -183,24 +115,33 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	/* Blocks until the child sends the listener, or exits without one
 	 * (it failed before confining itself; its status says why).  */
 	int listener = sb_trace_recv_listener(sv[0]);
-	close(sv[0]);
+	int records = -1;   /* the write gate's supervisor reports here */
+	if (listener == -2) {
+		records = sv[0];
+		listener = -1;
+	} else {
+		close(sv[0]);
+	}
 	sb_trace_notifier *n =
 		listener >= 0 ? sb_trace_notifier_new(listener, plan, handled, trunc_guard, t) : NULL;
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	server srv = { .running = false };
+	sb_notify_server srv = { .running = false };
 	/* Without a thread (pthread_create failed) the listener is polled
 	 * here, as before: slower, the same answers.  */
-	bool polled = n && !server_start(&srv, n, &lock);
+	if (n)
+		sb_trace_notifier_set_lock(n, &lock);
+	bool polled = n && !sb_notify_server_start(&srv, serve_trace, n);
 	int wstatus = 0;
 	bool done = false;
 	while (!done) {
 		/* the listener last: it is left out once every filtered
 		 * process is gone */
-		struct pollfd p[4] = { { .fd = sup.pidfd, .events = POLLIN },
+		struct pollfd p[5] = { { .fd = sup.pidfd, .events = POLLIN },
 				       { .fd = sup.sigfd, .events = POLLIN },
 				       { .fd = ev[0], .events = POLLIN },
+				       { .fd = records, .events = POLLIN },
 				       { .fd = listener, .events = POLLIN } };
-		int k = poll(p, polled && listener >= 0 ? 4 : 3, -1);
+		int k = poll(p, polled && listener >= 0 ? 5 : 4, -1);
 		if (k < 0 && errno != EINTR)
 			break;
 		if (k <= 0)
@@ -210,7 +151,18 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			drain_events(ev[0], t);
 			pthread_mutex_unlock(&lock);
 		}
-		if (polled && listener >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		if (records >= 0 && (p[3].revents & (POLLIN | POLLHUP | POLLERR))) {
+			pthread_mutex_lock(&lock);
+			int r;
+			while ((r = sb_trace_record_recv(records, t)) > 0)
+				;
+			pthread_mutex_unlock(&lock);
+			if (r < 0) {
+				close(records);   /* the gate's supervisor is gone */
+				records = -1;
+			}
+		}
+		if (polled && listener >= 0 && (p[4].revents & (POLLIN | POLLHUP | POLLERR)) &&
 		    sb_trace_notifier_serve(n) < 0) {
 			close(listener);   /* every filtered process is gone */
 			listener = -1;
@@ -223,12 +175,19 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (!done)   /* poll failed: still wait, never leave the child */
 		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
-	server_stop(&srv);
+	sb_notify_server_stop(&srv);
+	if (n)
+		sb_trace_notifier_set_lock(n, NULL);
 	if (listener >= 0)
 		close(listener);
 	if (ev[0] >= 0) {
 		drain_events(ev[0], t);
 		close(ev[0]);
+	}
+	if (records >= 0) {
+		while (sb_trace_record_recv(records, t) > 0)
+			;
+		close(records);
 	}
 	sb_trace_notifier_free(n);
 	close(sup.pidfd);

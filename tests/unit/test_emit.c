@@ -392,7 +392,8 @@ Test(emit, omp_example_matches_the_seed_profile)
 	cr_assert(not(eq(ptr, r.pol, NULL)), "run from the repository root: %s", fe_diag(&r));
 	r.prof = sbx_lower(r.pol, &defs, r.d);
 	cr_assert(not(eq(ptr, r.prof, NULL)), "%s", fe_diag(&r));
-	/* the tool presets off (OMP_SANDBOX_TOOLS=none): the original's policy */
+	/* the tool presets and protections off (OMP_SANDBOX_TOOLS=none,
+	 * OMP_SANDBOX_PROTECT=none): the original's policy */
 	sb_bindings off = {0};
 	size_t np = 0;
 	sb_param *params = sb_profile_params(r.prof, &np);
@@ -404,6 +405,10 @@ Test(emit, omp_example_matches_the_seed_profile)
 		}
 	sb_param_array_free(params, np);
 	cr_assert(ngates >= 5, "the presets are gated");
+	/* and OMP_SANDBOX_PROTECT=none: the launch-time lists empty */
+	sb_bindings_set_list(&off, "GIT_INCLUDES", NULL, 0);
+	sb_bindings_set_list(&off, "PROTECT_GIT", NULL, 0);
+	sb_bindings_set_list(&off, "PROTECT_GIT_NODES", NULL, 0);
 	sb_profile *strict = sb_profile_bind(r.prof, &off, NULL, NULL);
 	r.text = sb_emit_sbpl(strict, NULL, r.d);
 	sb_profile_free(strict);
