@@ -59,7 +59,7 @@ deny write exactly workspace/.git
     workspace/.vscode
     exactly workspace/.mcp.json;
 EOF
-"$SBC" -o $P/gate.sb $P/gate.sbx || { echo "FAIL: sbc gate.sbx"; exit 1; }
+"$SBC" -o $P/gate.sb $P/gate.sbx && "$SBC" -o $P/omp.sb $P/omp.sbx || { echo "FAIL: sbc gate.sbx, omp.sbx"; exit 1; }
 cp "$PROBE" /mnt/gate_probe
 chmod -R a+rX $P /mnt/gate_probe
 
@@ -207,12 +207,12 @@ for ID in root user; do
 	make_home
 	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$TSBRUN" --plan $P/gate.sb 2>&1)
 	check "[$ID] --plan: the write gate decides the protected names, present or absent" \
-		bash -c 'grep -q "^# write gate: 6 names" <<<"$1" && grep -q "^mask gate      $2/proj/.envrc (deny write; absent: its creation too, gate.sbx:" <<<"$1"' _ "$out" "$H"
+		bash -c 'grep -q "^# write gate: [0-9]* names" <<<"$1" && grep -q "^mask gate      $2/proj/.envrc (deny write; absent: its creation too, gate.sbx:" <<<"$1"' _ "$out" "$H"
 	check "[$ID] --plan: no narrowing of the workspace is left" \
 		bash -c '! grep -q -e "narrower: $2/proj" -e "new files cannot be created" <<<"$1"' _ "$out" "$H"
 	out=$(cd "$H/proj" && as_id env -i PATH=/usr/bin:/bin HOME="$H" "$TSBRUN" --write-gate off --plan $P/gate.sb 2>&1)
 	check "[$ID] --write-gate off: back to masks and the narrowing, said" \
-		bash -c 'grep -q "new files cannot be created directly in $2/proj" <<<"$1"' _ "$out" "$H"
+		bash -c 'grep -q "new files cannot be created directly in .*$2/proj" <<<"$1"' _ "$out" "$H"
 
 	out=$(as_id "$TSBRUN" --doctor 2>&1)
 	check "[$ID] --doctor names the write gate and the masks" \
@@ -228,6 +228,11 @@ for ID in root user; do
 			grep -q "denied create $2/proj/.envrc — gate.sbx:$3" <<<"$1" && grep -q "denied create $2/proj/.vscode — gate.sbx:$3" <<<"$1" &&
 			grep -q "denied write $2/proj/.git/config — gate.sbx:$3" <<<"$1" && ! grep -q "denied.*fine" <<<"$1"' _ "$out" "$H" "$line"
 	grep -q "denied create $H/proj/.envrc" <<<"$out" || sed 's/^/    | /' <<<"$out" | tail -8
+	out=$(cd "$H/proj" && as_id env -i PATH=/mnt:/usr/bin:/bin HOME="$H" LANG=C "$TSBRUN" --trace $P/omp.sb -- \
+		/bin/bash --noprofile --norc -c 'gate_probe open-creat .envrc; gate_probe open-write .git/config' 2>&1)
+	check "[$ID] traced, default protection: the fix names the group to lift, not a grant" \
+		bash -c 'grep -q "denied create $2/proj/.envrc — protect/direnv.sbx:[0-9]*.*; to allow: OMP_SANDBOX_PROTECT without \"direnv\"" <<<"$1" &&
+			grep -q "denied write $2/proj/.git/config — omp.sbx:[0-9]*.*; to allow: OMP_SANDBOX_PROTECT without \"git\"" <<<"$1"' _ "$out" "$H"
 
 	# ---- racing threads ----
 	make_home

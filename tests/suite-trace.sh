@@ -439,17 +439,28 @@ if [ "$r2" != 0 ] && contains "$e2" "it is a symbolic link, which the trace neve
 	pass "a trace file that is a symlink is refused, with the reason"
 else fail "symlinked trace file: rc=$r2 ${e2:0:300}"; fi
 
-# ---- trace off: no fork, no filter; trace on: one more filter ----
+# ---- trace off: no fork, no filter; trace on: one more filter (the
+# default protection off: no write gate) ----
 filters() { awk '/^Seccomp_filters:/ {print $2}' <<<"$out"; }
-run -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+run OMP_SANDBOX_PROTECT=none -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
 off=$(filters)
 offparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
-run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+run OMP_SANDBOX_PROTECT=none OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
 on=$(filters)
 onparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
 if [ -n "$off" ] && [ "$on" = $((off + 1)) ] && [ -n "$offparent" ] && [ "$offparent" != omp-sandboxed ] && [ "$onparent" = omp-sandboxed ]; then
 	pass "trace off: no supervisor and $off filter(s); trace on: a supervisor and one more filter"
 else fail "filters off=$off on=$on parents: $offparent / $onparent"; fi
+# with the write gate (the default protection): its supervisor and filter
+# are there untraced, and the trace rides on them (one listener)
+run -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+goff=$(filters)
+goffparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+gon=$(filters)
+if [ -n "$goff" ] && [ "$goff" = $((off + 1)) ] && [ "$gon" = "$goff" ] && [ "$goffparent" = omp-sandboxed ]; then
+	pass "write gate: its supervisor and one filter; traced, the same filter carries the trace"
+else fail "gate filters off=$goff on=$gon parent: $goffparent (no gate: $off)"; fi
 
 # ---- the supervisor dies: the tree stays confined ----
 # The orphan-to-be writes its pid, then waits for "go" without a traced call

@@ -145,6 +145,8 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		.allow_hosts_var = cfg->omp_mode,
 		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
 		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
+		.protect_git = prep->protect.deny, .nprotect_git = prep->protect.ndeny,
+		.protect_nodes = prep->protect.nodes, .nprotect_nodes = prep->protect.nnodes,
 	};
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);

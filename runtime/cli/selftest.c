@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "runtime/common/env.h"
 #include "runtime/common/launch.h"
+#include "compiler/eval/eval.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/xalloc.h"
@@ -328,6 +329,63 @@ static void check_home_write_denied(ctx *x, const tools *t)
 		result(x, "FAIL", what, "the file appeared");
 	else
 		expect(x, &r, false, what);
+	probe_clear(&r);
+	free(f);
+}
+
+/* The default protection of persistence files (examples/protect/): a
+ * protected name that does not exist in the workspace cannot be created,
+ * and nothing appears for it (on Linux: the write gate).  Asked of the
+ * bound profile itself: SKIP where it allows the creation
+ * (OMP_SANDBOX_PROTECT=none, another profile), and where the name exists
+ * (the user's file is never touched).  */
+static void check_protected(ctx *x, const tools *t, const char *name)
+{
+	const sb_prep *p = x->c->prep;
+	char what[128];
+	snprintf(what, sizeof what, "creating a protected %s in the workspace denied", name);
+	char *f = path2(p->workspace, name);
+	struct stat st;
+	if (lstat(f, &st) == 0) {
+		result(x, "SKIP", what, "it exists (a file of yours is never touched)");
+		free(f);
+		return;
+	}
+	const sb_selftest_cfg *c = x->c;
+	char *args[] = { f };
+	sb_launch_in in = { .platform = c->platform, .profile = c->profile, .prep = p,
+			    .user = c->user, .env = x->env.v, .sandbox_exec = c->sandbox_exec,
+			    .cmd = t->touch, .args = args, .nargs = 1 };
+	sb_launch l;
+	char *errbuf = NULL;
+	size_t errlen = 0;
+	FILE *ef = xopen_memstream(&errbuf, &errlen);   /* said by the probes already */
+	sb_diag *d = sb_diag_new(ef, SB_FMT_TEXT);
+	bool protected_here = false;
+	if (sb_launch_compute(&in, &l, d) == 0) {
+		sb_eval *ev = sb_eval_new(l.bound, 0);
+		protected_here = sb_eval_decide(ev, SB_OP_FILE_WRITE_CREATE, f, 0).kind != SB_DEC_ALLOW;
+		sb_eval_free(ev);
+	}
+	sb_launch_clear(&l);
+	sb_diag_free(d);
+	fclose(ef);
+	free(errbuf);
+	if (!protected_here) {
+		result(x, "SKIP", what, "the profile allows it (OMP_SANDBOX_PROTECT=none?)");
+		free(f);
+		return;
+	}
+	probe r;
+	char *const mk[] = { (char *)t->touch, f, NULL };
+	run_probe(x, p, x->env.v, mk, &r);
+	bool appeared = lstat(f, &st) == 0;
+	if (appeared) {
+		unlink(f);
+		result(x, "FAIL", what, "the file appeared");
+	} else {
+		expect(x, &r, false, what);
+	}
 	probe_clear(&r);
 	free(f);
 }
@@ -733,6 +791,8 @@ int sb_selftest_run(const sb_selftest_cfg *c)
 	check_etc_write_denied(&x, &t);
 	check_omp_dir(&x, &t);
 	check_list(&x, &t, p->workspace, true, "workspace listing allowed");
+	check_protected(&x, &t, ".envrc");
+	check_protected(&x, &t, ".mcp.json");
 	check_sensitive_dir(&x, &t, ".ssh");
 	check_sensitive_dir(&x, &t, ".gnupg");
 	check_sensitive_dir(&x, &t, ".aws");

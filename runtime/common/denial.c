@@ -283,6 +283,48 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 	return r;
 }
 
+/* The default protection of persistence files decided (a rule of
+ * examples/protect/GROUP.sbx, or a path of the launch-time git lists
+ * $PROTECT_GIT of examples/omp.sbx): its group, or NULL.  */
+static const char *protect_group(const sb_tracer *t, const entry *e, int *len)
+{
+	if (!is_write(e->access))
+		return NULL;
+	const char *src = e->src_file ? e->src_file : "";
+	const char *g = strstr(src, "protect/");
+	if (g && (g == src || g[-1] == '/')) {
+		g += strlen("protect/");
+		*len = (int)strcspn(g, ".");
+		return g;
+	}
+	bool git = false;
+	for (size_t i = 0; i < t->cfg.nprotect_git && !git; i++)
+		git = sb_path_is_under(e->path, t->cfg.protect_git[i]);
+	for (size_t i = 0; i < t->cfg.nprotect_nodes && !git; i++)
+		git = strcmp(e->path, t->cfg.protect_nodes[i]) == 0;
+	if (!git || !e->src_file)
+		return NULL;
+	*len = 3;
+	return "git";
+}
+
+/* The fix for an entry: a protected file is lifted by its group, not by
+ * a grant (a later grant is what the protection is there to refuse).  */
+static char *entry_fix(const sb_tracer *t, const entry *e)
+{
+	int n;
+	const char *g = protect_group(t, e, &n);
+	if (!g)
+		return sb_tracer_fix(t, e->access, e->path);
+	char *tg = policy_target(t, e->path);
+	char *r = xasprintf("OMP_SANDBOX_PROTECT without \"%.*s\" (OMP_SANDBOX_PROTECT=none lifts "
+			    "every group), or the policy statement `allow write %s;` after the "
+			    "protections; what is written there runs outside the sandbox later",
+			    n, g, tg);
+	free(tg);
+	return r;
+}
+
 /* ---- the deciding rule ---- */
 
 static sb_op op_of(sb_access a)
@@ -509,7 +551,7 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 			put_text(f, e->rule_text);
 			fputc('"', f);
 		}
-		char *fix = sb_tracer_fix(t, e->access, e->path);
+		char *fix = entry_fix(t, e);
 		fputs("; to allow: ", f);
 		put_text(f, fix);   /* it holds the path */
 		free(fix);
@@ -550,7 +592,7 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 	if (e->platform_only) {
 		fputs("null", f);
 	} else {
-		char *fix = sb_tracer_fix(t, e->access, e->path);
+		char *fix = entry_fix(t, e);
 		put_json(f, fix);
 		free(fix);
 	}

@@ -66,6 +66,13 @@ typedef struct sb_tracer_cfg {
 	/* The policy's directory: files it includes are read from there to
 	 * quote their statements (NULL: only the policy itself).  */
 	const char *policy_dir;
+	/* The git files the launch protects (runtime/common/protect.h: the
+	 * PROTECT_GIT subtrees and PROTECT_GIT_NODES nodes), borrowed: a
+	 * denial there is lifted by OMP_SANDBOX_PROTECT, not by a grant.  */
+	char *const *protect_git;
+	size_t nprotect_git;
+	char *const *protect_nodes;
+	size_t nprotect_nodes;
 	FILE *out;                   /* NULL: no live reports (learn only) */
 	bool json;
 	/* Rate limit of live reports: a burst, then `per_second`.  0: defaults

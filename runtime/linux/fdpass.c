@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 typedef union {
 	char buf[CMSG_SPACE(sizeof(int))];
@@ -25,6 +26,16 @@ int sb_fd_send(int sock, int fd)
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int sb_fd_hand_over(int sock, int fd)
+{
+	int r = sb_fd_send(sock, fd);
+	int e = errno;
+	close(fd);
+	close(sock);
+	errno = e;
+	return r;
 }
 
 int sb_fd_recv(int sock)

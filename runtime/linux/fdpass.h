@@ -6,6 +6,10 @@
 
 /* Send `fd` with one data byte.  Returns 0, or -1 with errno.  */
 int sb_fd_send(int sock, int fd);
+/* Send `fd`, then close it and `sock` (errno kept): a seccomp listener
+ * leaves the sandboxed side this way, which must never keep it (it could
+ * answer its own notifications).  */
+int sb_fd_hand_over(int sock, int fd);
 /* Receive one descriptor (close-on-exec), retrying on EINTR.  Returns it,
  * or -1 (errno set by recvmsg, or a message without exactly one
  * descriptor).  */

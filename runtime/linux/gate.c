@@ -43,6 +43,7 @@
 
 #include "compiler/eval/eval.h"
 #include "compiler/common/xalloc.h"
+#include "runtime/linux/caller.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/trace_notify.h"
@@ -140,10 +141,6 @@ enum { NGCALLS = sizeof gcalls / sizeof *gcalls };
 
 /* ---- the filter ---- */
 
-#define LD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
-#define ARG_LO(n) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[n]) + \
-			   (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
-#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 #define OPEN_WRITES (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
 /* Opens that neither write nor create (the flags are a register: what the
@@ -153,27 +150,27 @@ static int install_filter(unsigned flags)
 {
 	struct sock_filter f[8 + 6 * NGCALLS];
 	size_t n = 0;
-	f[n++] = (struct sock_filter)LD(arch);
+	f[n++] = (struct sock_filter)SB_BPF_LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GATE_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
-	f[n++] = (struct sock_filter)LD(nr);
+	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
+	f[n++] = (struct sock_filter)SB_BPF_LD(nr);
 	for (size_t i = 0; i < NGCALLS; i++) {
 		if (gcalls[i].k == G_OPEN) {
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 							      (unsigned)gcalls[i].nr, 0, 5);
-			f[n++] = (struct sock_filter)ARG_LO(gcalls[i].flags);
+			f[n++] = (struct sock_filter)SB_BPF_ARG_LO(gcalls[i].flags);
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_PATH, 1, 0);
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, OPEN_WRITES,
 							      1, 0);
-			f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
-			f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
 			continue;
 		}
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      (unsigned)gcalls[i].nr, 0, 1);
-		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+		f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
 	}
-	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 			    SECCOMP_FILTER_FLAG_NEW_LISTENER | flags, &prog);
@@ -193,15 +190,7 @@ static int install_filter_best(void)
 int sb_gate_child_install(int sock)
 {
 	int lfd = install_filter_best();
-	if (lfd < 0)
-		return -1;
-	int r = sb_fd_send(sock, lfd);
-	int e = errno;
-	/* the sandboxed side must never keep the listener */
-	close(lfd);
-	close(sock);
-	errno = e;
-	return r;
+	return lfd < 0 ? -1 : sb_fd_hand_over(sock, lfd);
 }
 
 /* The probe child: no_new_privs and a listener in a child of its own, so
@@ -442,33 +431,6 @@ static void hand_fd(int listener, uint64_t id, int fd, bool cloexec, bool *send_
 	int e = errno;
 	close(fd);
 	send_resp(listener, id, r, r < 0 ? e : 0);
-}
-
-/* A NUL-terminated string from the caller's memory, page by page.  */
-static int read_str(pid_t pid, uint64_t addr, char *buf, size_t cap)
-{
-	size_t got = 0;
-	while (got < cap - 1) {
-		uint64_t a = addr + got;
-		size_t chunk = 4096 - (size_t)(a & 4095);
-		if (chunk > cap - 1 - got)
-			chunk = cap - 1 - got;
-		struct iovec l = { buf + got, chunk }, r = { (void *)(uintptr_t)a, chunk };
-		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (k <= 0)
-			return EFAULT;
-		void *nul = memchr(buf + got, '\0', (size_t)k);
-		if (nul)
-			return 0;
-		got += (size_t)k;
-	}
-	return ENAMETOOLONG;
-}
-
-static bool read_mem(pid_t pid, uint64_t addr, void *out, size_t n)
-{
-	struct iovec l = { out, n }, r = { (void *)(uintptr_t)addr, n };
-	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)n;
 }
 
 /* The directory a relative name starts from: the cwd, or the dirfd, as an
@@ -858,7 +820,7 @@ static int locate_stat(pid_t pid, const struct seccomp_data *d, int di, int pi, 
 	L->exists = false;
 	L->stat_known = true;
 	char path[PATH_MAX + 1];
-	int err = read_str(pid, d->args[pi], path, sizeof path);
+	int err = sb_caller_str(pid, d->args[pi], path, sizeof path);
 	if (err)
 		return err;
 	int dfd = di < 0 ? AT_FDCWD : (int)d->args[di];
@@ -962,7 +924,7 @@ static int do_open(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 		 * checked by inode.  */
 		char path[PATH_MAX + 1], joined[PATH_MAX + 1];
 		int dfd = k->dfd < 0 ? AT_FDCWD : (int)d->args[k->dfd];
-		if ((err = read_str(pid, d->args[k->path], path, sizeof path)) != 0)
+		if ((err = sb_caller_str(pid, d->args[k->path], path, sizeof path)) != 0)
 			return err;
 		if (path[0] && join_fast(pid, dfd, path, joined, sizeof joined) > 0 &&
 		    allowed(g, SB_OP_FILE_WRITE_CREATE, joined) &&
@@ -1099,7 +1061,7 @@ static int do_create(sb_gate *g, pid_t pid, const struct seccomp_data *d, const 
 	char target[PATH_MAX + 1];
 	if (L.exists) {
 		err = EEXIST;
-	} else if (k->k == G_SYMLINK && (err = read_str(pid, d->args[k->path], target,
+	} else if (k->k == G_SYMLINK && (err = sb_caller_str(pid, d->args[k->path], target,
 							sizeof target)) != 0) {
 		/* err set */
 	} else if (!allowed(g, SB_OP_FILE_WRITE_CREATE, L.path)) {
@@ -1175,7 +1137,7 @@ static int do_link(sb_gate *g, pid_t pid, const struct seccomp_data *d, const gc
 	if (flags & AT_EMPTY_PATH) {
 		/* the source is the descriptor itself (O_TMPFILE's naming) */
 		char p[8];
-		if (read_str(pid, d->args[k->path], p, sizeof p) == 0 && p[0] == '\0') {
+		if (sb_caller_str(pid, d->args[k->path], p, sizeof p) == 0 && p[0] == '\0') {
 			int fd = -1;
 			if ((err = base_fd(pid, (int)d->args[k->dfd], &fd)) != 0)
 				return err;
@@ -1250,7 +1212,7 @@ static int do_open2_read(sb_gate *g, pid_t pid, const struct seccomp_data *d,
 			 const struct open_how *how, bool *answered)
 {
 	char path[PATH_MAX + 1];
-	int err = read_str(pid, d->args[1], path, sizeof path);
+	int err = sb_caller_str(pid, d->args[1], path, sizeof path);
 	if (err)
 		return err;
 	int base = -1;
@@ -1280,7 +1242,7 @@ static int do_bind(sb_gate *g, pid_t pid, const struct seccomp_data *d)
 	if (len > sizeof ss)
 		return EINVAL;
 	memset(&ss, 0, sizeof ss);
-	if (len && !read_mem(pid, d->args[1], &ss, len))
+	if (len && !sb_caller_mem(pid, d->args[1], &ss, len))
 		return EFAULT;
 	/* the thread group's pidfd: pidfd_open wants its leader */
 	char f[64], buf[1024];
@@ -1403,7 +1365,7 @@ int sb_gate_serve(sb_gate *g)
 				err = EINVAL;
 				break;
 			}
-			if (!read_mem(pid, d->args[2], &how, sizeof how)) {
+			if (!sb_caller_mem(pid, d->args[2], &how, sizeof how)) {
 				err = EFAULT;
 				break;
 			}
@@ -1446,15 +1408,8 @@ int sb_gate_serve(sb_gate *g)
 		}
 	}
 	if (g->tn && g->denied) {
-		char comm[32] = "";
-		char f[64];
-		snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
-		int cfd = open(f, O_RDONLY | O_CLOEXEC);
-		ssize_t n = cfd >= 0 ? read(cfd, comm, sizeof comm - 1) : -1;
-		if (cfd >= 0)
-			close(cfd);
-		comm[n > 0 ? n : 0] = '\0';
-		comm[strcspn(comm, "\n")] = '\0';
+		char comm[32];
+		sb_caller_comm(pid, comm, sizeof comm);
 		sb_denial dn = { .access = g->denied_acc, .path = g->denied_path, .pid = (int)pid,
 				 .process = comm[0] ? comm : NULL, .syscall = k ? k->name : NULL };
 		sb_trace_notifier_report(g->tn, &dn);

@@ -1,6 +1,7 @@
 #ifdef __linux__ /* Linux only */
 /* trace_notify.c - the seccomp user-notification trace (trace_notify.h).  */
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/caller.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
 
@@ -99,19 +100,15 @@ enum { NCALLS = sizeof calls / sizeof *calls };
 
 /* ---- child side ---- */
 
-#define LD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
-#define ARG_LO(n) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[n]) + \
-			   (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
-#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 
 static int install_filter(bool deny_unix, bool deny_net, bool with_bind)
 {
 	struct sock_filter f[10 + 6 * NCALLS];
 	size_t n = 0;
-	f[n++] = (struct sock_filter)LD(arch);
+	f[n++] = (struct sock_filter)SB_BPF_LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TN_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
-	f[n++] = (struct sock_filter)LD(nr);
+	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
+	f[n++] = (struct sock_filter)SB_BPF_LD(nr);
 	/* Each path call: equal -> notify.  socket() last, by family.  */
 	for (size_t i = 0; i < NCALLS; i++) {
 		if (calls[i].k == K_SOCKET)
@@ -124,29 +121,29 @@ static int install_filter(bool deny_unix, bool deny_net, bool with_bind)
 			 * block returns, so A may hold the flags.  */
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 							      (unsigned)calls[i].nr, 0, 5);
-			f[n++] = (struct sock_filter)ARG_LO(calls[i].flags);
+			f[n++] = (struct sock_filter)SB_BPF_ARG_LO(calls[i].flags);
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_PATH, 0, 2);
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TRUNC, 1, 0);
-			f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
-			f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
 			continue;
 		}
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      (unsigned)calls[i].nr, 0, 1);
-		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+		f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
 	}
 	if (with_bind) {
 		/* the write gate's: a UNIX socket's name is created by bind() */
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bind, 0, 1);
-		f[n++] = (struct sock_filter)RET(SECCOMP_RET_USER_NOTIF);
+		f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
 	}
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0);
-	f[n++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)ARG_LO(0);
+	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)SB_BPF_ARG_LO(0);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1);
-	f[n++] = (struct sock_filter)RET(deny_unix || deny_net ? SECCOMP_RET_USER_NOTIF
+	f[n++] = (struct sock_filter)SB_BPF_RET(deny_unix || deny_net ? SECCOMP_RET_USER_NOTIF
 							      : SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)RET(deny_net ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW);
+	f[n++] = (struct sock_filter)SB_BPF_RET(deny_net ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = { .len = (unsigned short)n, .filter = f };
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 			    &prog);
@@ -155,16 +152,7 @@ static int install_filter(bool deny_unix, bool deny_net, bool with_bind)
 int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind)
 {
 	int lfd = install_filter(deny_unix, deny_net, with_bind);
-	if (lfd < 0)
-		return -1;
-	int r = sb_fd_send(sock, lfd);
-	int e = errno;
-	/* The sandboxed side must never keep the listener: it could answer its
-	 * own notifications.  */
-	close(lfd);
-	close(sock);
-	errno = e;
-	return r;
+	return lfd < 0 ? -1 : sb_fd_hand_over(sock, lfd);
 }
 
 int sb_trace_recv_listener(int sock)
@@ -293,34 +281,6 @@ static bool granted(const sb_trace_notifier *n, const char *path, uint64_t right
 	}
 }
 
-/* A NUL-terminated string from the target's memory.  Reads page by page,
- * so an unmapped page after the string does not fail the read.  */
-static bool read_str(pid_t pid, uint64_t addr, char *buf, size_t cap)
-{
-	size_t got = 0;
-	while (got < cap - 1) {
-		uint64_t a = addr + got;
-		size_t chunk = 4096 - (size_t)(a & 4095);
-		if (chunk > cap - 1 - got)
-			chunk = cap - 1 - got;
-		struct iovec l = { buf + got, chunk }, r = { (void *)(uintptr_t)a, chunk };
-		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (k <= 0)
-			return false;
-		void *nul = memchr(buf + got, '\0', (size_t)k);
-		if (nul)
-			return true;
-		got += (size_t)k;
-	}
-	return false;   /* longer than PATH_MAX: the kernel refuses it anyway */
-}
-
-static bool read_mem(pid_t pid, uint64_t addr, void *out, size_t n)
-{
-	struct iovec l = { out, n }, r = { (void *)(uintptr_t)addr, n };
-	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)n;
-}
-
 /* The directory a relative path starts from: the cwd, or the dirfd.  */
 static bool base_dir(pid_t pid, int dfd, char *out, size_t cap)
 {
@@ -345,7 +305,7 @@ static void fetch_path(pid_t pid, const struct seccomp_data *d, int dfd_i, int p
 	out->base[0] = '\0';
 	if (path_i < 0)
 		return;
-	if (!read_str(pid, d->args[path_i], out->text, sizeof out->text)) {
+	if (sb_caller_str(pid, d->args[path_i], out->text, sizeof out->text) != 0) {
 		out->text[0] = '\0';
 		return;
 	}
@@ -613,22 +573,10 @@ int sb_trace_record_recv(int fd, sb_tracer *t)
 	return 1;
 }
 
-static void read_comm(pid_t pid, char *out, size_t cap)
-{
-	char f[64];
-	snprintf(f, sizeof f, "/proc/%d/comm", (int)pid);
-	int fd = open(f, O_RDONLY | O_CLOEXEC);
-	ssize_t r = fd >= 0 ? read(fd, out, cap - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	out[r > 0 ? r : 0] = '\0';
-	out[strcspn(out, "\n")] = '\0';
-}
-
 static void deny(ctx *c, sb_access acc, const char *path)
 {
 	if (!c->comm[0])
-		read_comm(c->pid, c->comm, sizeof c->comm);
+		sb_caller_comm(c->pid, c->comm, sizeof c->comm);
 	sb_denial d = { .access = acc, .path = path, .pid = (int)c->pid,
 			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys };
 	sb_trace_notifier_report(c->n, &d);
@@ -785,7 +733,7 @@ static void deny_guarded(ctx *c, const arg_path *a)
 	if (!p)
 		return;
 	if (!c->comm[0])
-		read_comm(c->pid, c->comm, sizeof c->comm);
+		sb_caller_comm(c->pid, c->comm, sizeof c->comm);
 	sb_denial d = { .access = SB_ACC_TRUNCATE, .path = p, .pid = (int)c->pid,
 			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys,
 			.platform_only = true,
@@ -879,7 +827,7 @@ void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *
 		fetch_path(pid, d, k->dfd2, k->path2, b);
 		if (k->k == K_OPEN2) {
 			struct { uint64_t flags, mode, resolve; } how;
-			if (read_mem(pid, d->args[2], &how, sizeof how))
+			if (sb_caller_mem(pid, d->args[2], &how, sizeof how))
 				open2_flags = how.flags;
 			else
 				readable = false;

@@ -31,5 +31,8 @@ inside() {
 	deny ls "$HOME/.omp/"
 	deny "$PROBE" write "$HOME/proj/PWNED-swapped-ws"
 	deny "$PROBE" write "$HOME/.omp/PWNED-swapped-omp"
-	control "$PROBE" write ./still-the-old-workspace
+	# the old workspace (now proj.old) is still the Landlock grant's, so it
+	# reads; a write there is the write gate's (the default protection
+	# starts it), which decides by the new name, as Seatbelt would: refused
+	control ls .
 }

@@ -263,6 +263,86 @@ Test(ll_plan, deny_home_masks, .init = setup, .fini = teardown)
 	sb_diag_free(d);
 }
 
+/* Write denies inside the writable workspace, one of them of a name that
+ * does not exist: the write gate's (docs/linux.md, "The write gate"), with
+ * or without namespaces.  The workspace gets its grant whole (no
+ * narrowing, no warning), the gated names are GATE entries that mount
+ * nothing, and what they take is added back there only.  */
+static void gate_plan(int mechanism)
+{
+	char gate_ok[256];
+	if (!sb_gate_available(gate_ok, sizeof gate_ok))
+		cr_skip_test("the write gate is unavailable: %s", gate_ok);
+	char envrc[400], hooks[400], penvrc[400], phooks[400];
+	snprintf(envrc, sizeof envrc, "%s/.envrc", ws);
+	snprintf(hooks, sizeof hooks, "%s/hooks", ws);
+	snprintf(penvrc, sizeof penvrc, "%s/.envrc", pws);
+	snprintf(phooks, sizeof phooks, "%s/hooks", pws);
+	cr_assert(eq(int, mkdir(hooks, 0755), 0), "%m");
+	sb_profile *p = home_profile_base();
+	rule(p, SB_ALLOW, SB_OP_FILE_WRITE, SB_F_SUBPATH, pws);
+	rule(p, SB_DENY, SB_OP_FILE_WRITE, SB_F_LITERAL, penvrc);
+	rule(p, SB_DENY, SB_OP_FILE_WRITE, SB_F_SUBPATH, phooks);
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_linux_opts o = { .home = home, .mechanism = mechanism };
+	sb_ll_plan *plan = NULL;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert(plan->gate, "the plan must start the write gate");
+	cr_assert(eq(sz, plan->nwarnings, 0), "no narrowing is said: %s",
+		  plan->nwarnings ? plan->warnings[0] : "");
+	const sb_ll_mask *ge = NULL, *gh = NULL;
+	for (size_t i = 0; i < plan->masks.n; i++) {
+		if (strcmp(plan->masks.v[i].path, envrc) == 0)
+			ge = &plan->masks.v[i];
+		if (strcmp(plan->masks.v[i].path, hooks) == 0)
+			gh = &plan->masks.v[i];
+	}
+	cr_assert_not_null(ge, "the absent .envrc must be a gate entry");
+	cr_assert_not_null(gh, "hooks must be a gate entry");
+	cr_assert(eq(int, ge->kind, SB_MASK_GATE));
+	cr_assert(eq(int, gh->kind, SB_MASK_GATE));
+	cr_assert(eq(sz, sb_ll_masks_gated(&plan->masks), 2));
+	/* the workspace is granted whole, by a rule on it or an ancestor */
+	uint64_t at_ws = 0;
+	const sb_ll_rules *rr = sb_ll_plan_rules(plan);
+	for (size_t i = 0; i < rr->n; i++) {
+		size_t n = strlen(rr->v[i].path);
+		if (rr->v[i].is_dir && (strcmp(rr->v[i].path, "/") == 0 ||
+					(strncmp(ws, rr->v[i].path, n) == 0 && (ws[n] == '/' || !ws[n]))))
+			at_ws |= rr->v[i].rights;
+	}
+	cr_assert(eq(u64, at_ws & (SB_LL_MAKE_REG | SB_LL_WRITE_FILE | SB_LL_REMOVE_FILE),
+		     SB_LL_MAKE_REG | SB_LL_WRITE_FILE | SB_LL_REMOVE_FILE));
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, envrc) & SB_LL_MAKE_REG, SB_LL_MAKE_REG));
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, ws), 0));
+	cr_assert(eq(u64, sb_ll_masks_addback(&plan->masks, "/etc") & SB_LL_WRITE_FILE, 0));
+	sb_ll_plan_free(plan);
+	/* without the gate: the absent name narrows the workspace, said */
+	o.gate = SB_LL_GATE_OFF;
+	cr_assert(eq(int, sb_ll_plan_build(p, &o, &plan, d), 0));
+	cr_assert_not(plan->gate);
+	cr_assert(eq(sz, sb_ll_masks_gated(&plan->masks), 0));
+	cr_assert(plan->nwarnings >= 1 && strstr(plan->warnings[0], "new files cannot be created"),
+		  "the narrowing must be said");
+	sb_ll_plan_free(plan);
+	sb_profile_free(p);
+	sb_diag_free(d);
+}
+
+Test(ll_plan, write_denies_go_to_the_gate_with_masks, .init = setup, .fini = teardown)
+{
+	bool userns;
+	char why[256];
+	if (!sb_ns_masks_available(&userns, why, sizeof why))
+		cr_skip_test("namespaces unavailable: %s", why);
+	gate_plan(SB_LL_MECH_AUTO);
+}
+
+Test(ll_plan, write_denies_go_to_the_gate_without_namespaces, .init = setup, .fini = teardown)
+{
+	gate_plan(SB_LL_MECH_COMPLEMENT);
+}
+
 Test(ll_plan, unenforceable_deny_refused_unless_opted_in, .init = setup, .fini = teardown)
 {
 	sb_profile *p = sb_profile_new();
