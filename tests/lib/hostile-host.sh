@@ -193,6 +193,8 @@ cmd_run() {
 	lpid=$(load_start "$stage/load")
 	say "state: /usr/bin/{omp,bun} (stand-ins $OMP_VERSION_FAKE/$BUN_VERSION_FAKE), $rhome/{.gitconfig,.gitconfig.d,.githooks,.npmrc,.bun/bin/bun}, user $USERNAME (uid $uid, /home/$USERNAME), bind mount $target, load: $([ -n "$lpid" ] && echo "make -j$jobs (pid $lpid)" || echo none)"
 	mkdir -p "$target"
+	# a run stopped by a signal cleans up too (once its command has ended)
+	trap 'load_stop "$lpid"; rmdir "$target" 2> /dev/null; rm -rf "$stage"; exit 143' TERM INT HUP
 	/usr/bin/unshare -m --propagation private /bin/bash -c '
 		set -e
 		stage=$1 rhome=$2 target=$3 lpid=$4; shift 4
@@ -210,6 +212,7 @@ cmd_run() {
 		export SBX_HOSTILE_STAGE=$stage SBX_HOSTILE_BIND=$target SBX_HOSTILE_LOAD_PID=$lpid
 		exec "$@"' hostile "$stage" "$rhome" "$target" "$lpid" "$@"
 	local rc=$?
+	trap - TERM INT HUP
 	load_stop "$lpid"
 	rmdir "$target" 2> /dev/null
 	rm -rf "$stage"
