@@ -43,7 +43,7 @@ _sbrun()
 	if [ "$profile_at" -eq 0 ]; then
 		case $cur in
 		-*)
-			_sbrun_add -W "-D --print-profile --print-launch --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --mechanism --write-gate --help --version" -- "$cur"
+			_sbrun_add -W "-D --print-profile --print-launch --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --mechanism --write-gate --keep-background --help --version" -- "$cur"
 			return 0 ;;
 		esac
 		[ "$info" -eq 1 ] && [ "${COMP_WORDS[1]}" != --print-profile ] && [ "${COMP_WORDS[1]}" != --print-launch ] && [ "${COMP_WORDS[1]}" != --plan ] &&

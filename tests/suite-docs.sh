@@ -253,7 +253,7 @@ if command -v bash >/dev/null; then
 	expect_bash "sbrun -D split at = (COMP_WORDBREAKS)" $C _sbrun "sbrun -D X = 1 " prof.sb
 	expect_bash "sbrun --require-abi takes a number" $C _sbrun "sbrun --require-abi " 3 7
 	expect_bash "sbrun after --require-abi N: the profile" $C _sbrun "sbrun --require-abi 4 " prof.sb
-	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --print-launch --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --help --version
+	expect_bash "sbrun options" $C _sbrun "sbrun -" -D --print-profile --print-launch --plan --self-test --doctor --allow-unsandboxed --allow-unenforceable --require-abi --debug-denials --allow-shm --keep-background --help --version
 	expect_bash "sbrun profile: .sb files" $C _sbrun "sbrun " prof.sb sub/
 	refuse_bash "sbrun profile: no .sbx" $C _sbrun "sbrun " a.sbx notes.txt
 	expect_bash "sbrun --plan takes a profile" $C _sbrun "sbrun --plan " prof.sb

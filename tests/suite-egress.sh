@@ -115,6 +115,39 @@ print(data.count(b"HTTP/1."), data.count(b"hello from forbidden"))
 ' 2>&1)
 	[ "$out" = "1 0" ] && pass "a request smuggled on a kept-alive connection never leaves (one answer, one request)" ||
 		failed "smuggling: '$out'"
+	# plain HTTP inside a CONNECT tunnel (curl --proxytunnel): served for the
+	# tunnel's host, refused for another name on the same address
+	out=$(sb /usr/bin/curl -sS -p http://allowed.test/hello 2>&1)
+	[ "$out" = "hello from allowed" ] && pass "plain HTTP in a CONNECT tunnel (curl -p) to the tunnel's host" ||
+		failed "curl -p http://allowed.test gave '$out'"
+	gbefore=$(grep -c "host=git.test" "$T/allowed.log")
+	out=$(sb /usr/bin/curl -sS -p -H "Host: git.test" http://allowed.test/hello 2>&1)
+	gafter=$(grep -c "host=git.test" "$T/allowed.log")
+	if [[ $out != *"hello from"* ]] && [[ $out == *"the Host header names another host than the tunnel's"* ]] &&
+		[ "$gbefore" = "$gafter" ]; then
+		pass "CONNECT allowed.test:80 then Host: git.test: refused, the server never asked"
+	else
+		failed "virtual host in a tunnel: '$out' ($((gafter - gbefore)) git.test requests)"
+	fi
+	out=$(py '
+import socket, ssl
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"CONNECT allowed.test:443 HTTP/1.1\r\nHost: allowed.test:443\r\n\r\n")
+r = b""
+while b"\r\n\r\n" not in r:
+    r += s.recv(1)
+ctx = ssl.create_default_context(cafile="'"$CA"'")
+ctx.check_hostname = False
+try:
+    ctx.wrap_socket(s, server_hostname=None).sendall(b"GET /hello HTTP/1.1\r\nHost: forbidden.test\r\n\r\n")
+    print("handshake done")
+except (OSError, ssl.SSLError) as e:
+    print("refused", type(e).__name__)
+' 2>&1)
+	case $out in
+	*"without a server name (SNI)"*"refused "*) pass "TLS without SNI in a tunnel to a name: refused, with the reason" ;;
+	*) failed "TLS without SNI: '$out'" ;;
+	esac
 	sleep 0.2
 	after=$(log_count forbidden)
 	[ "$before" = "$after" ] && pass "forbidden.test never saw a request ($after in its log)" ||

@@ -187,11 +187,13 @@ run_technique() {
 	make_home "$owner"
 	find /home /mnt -name 'PWNED*' -delete 2>/dev/null
 	(
-		DESC="" EXPECT="" NO_INSIDE=""
+		DESC="" EXPECT="" NO_INSIDE="" STEPS=""
 		unset -f setup verify launch inside
 		# shellcheck source=/dev/null
 		. "$LIB"; . "$TEST"
 		[ -n "$EXPECT" ] || { echo "no EXPECT in $TEST" >>"$OUT"; exit 3; }
+		# every technique says how many steps it must reach (lib.sh: reached)
+		[[ $STEPS =~ ^[1-9][0-9]*$ ]] || { echo "no STEPS=N in $TEST" >>"$OUT"; exit 3; }
 		declare -F launch >/dev/null || launch() { run_inside; }
 		cd "$H/proj" || exit 3
 		if declare -F setup >/dev/null; then setup >>"$OUT" 2>&1 || { echo "SETUP-FAILED" >>"$OUT"; exit 3; }; fi
@@ -208,6 +210,9 @@ run_technique() {
 		fi
 		if [ -z "$NO_INSIDE" ] && ! grep -q '^SBX-INSIDE-RAN' "$OUT"; then why="the sandboxed command did not run"; fi
 		grep -q '^CONTROL-FAIL' "$OUT" && why="${why:+$why; }a control failed"
+		nreached=$(grep -c '^[[:space:]]*REACHED:' "$OUT")
+		[ "$nreached" -lt "$STEPS" ] &&
+			why="${why:+$why; }reached $nreached of its $STEPS steps (it stopped before the check it describes)"
 		grep -q '^ESCAPED:' "$OUT" && why="${why:+$why; }$(grep -m1 '^ESCAPED:' "$OUT")"
 		grep -qF "$TOK" "$OUT" && why="${why:+$why; }a canary token reached the output"
 		# files in the writable roots (old and current names; symlinks not followed)

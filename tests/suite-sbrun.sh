@@ -185,5 +185,51 @@ ok "tamper warning names the policy file beside the profile (sbc header)" eval \
 	'[ $rc = 0 ] && contains "$err" "$H/proj/mine.sbx is writable inside the sandbox" && contains "$err" "$H/proj/mine.sb is writable inside the sandbox"'
 rm -f "$H/proj/mine.sbx" "$H/proj/mine.sb"
 
+# ---- an interactive shell in a pty: job control and ^C work (the tree
+# keeps the terminal's session); a job left running is killed at exit ----
+if command -v python3 >/dev/null; then
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="/usr/bin:/bin" HOME=$H TERM=dumb python3 - "$SB" "$T/omp.sb" <<'PY' 2>&1
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], sys.argv[2], "/bin/bash", "--norc", "--noprofile", "-i"])
+buf = b""
+def read_for(sec):
+    global buf
+    end = time.time() + sec
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                buf += os.read(fd, 65536)
+            except OSError:
+                return
+def send(s, wait=0.5):
+    os.write(fd, s.encode())
+    read_for(wait)
+read_for(1.5)
+send("PS1='$ '\n")
+send("sleep 300 & echo bgpid=$!\n")
+send("jobs\n")
+send("sleep 30\n", 0.8)
+send("\x03", 0.5)
+send("echo after-intr=$?\n")
+send("exit\n", 1.5)
+os.waitpid(pid, 0)
+print(buf.decode("latin-1").replace("\r", ""))
+PY
+)
+	bg=$(sed -n 's/^bgpid=\([0-9]*\).*/\1/p' <<<"$out" | head -1)
+	sleep 0.3
+	if ! grep -q "no job control" <<<"$out" && grep -q "Running.*sleep 300" <<<"$out" &&
+		grep -q "after-intr=130" <<<"$out" && [ -n "$bg" ] && ! [ -e "/proc/$bg" ]; then
+		pass "interactive bash in a pty: job control, ^C ends the foreground job (130), the job left running is killed at exit"
+	else
+		fail "interactive bash in a pty: bg=$bg alive=$([ -n "$bg" ] && [ -e "/proc/$bg" ] && echo yes) ${out:0:600}"
+	fi
+else
+	echo "SKIP: python3 is missing: the pty check does not run"
+fi
+
 echo "sbrun: $npass passed, $nfail failed"
 [ $nfail = 0 ]

@@ -439,8 +439,10 @@ if [ "$r2" != 0 ] && contains "$e2" "it is a symbolic link, which the trace neve
 	pass "a trace file that is a symlink is refused, with the reason"
 else fail "symlinked trace file: rc=$r2 ${e2:0:300}"; fi
 
-# ---- trace off: no fork, no filter; trace on: one more filter (the
-# default protection off: no write gate) ----
+# ---- trace off: no trace filter; trace on: one more filter (the default
+# protection off: no write gate).  A supervising parent either way (the
+# tree's subreaper, runtime/linux/tree.h, or the trace's); none with
+# OMP_SANDBOX_KEEP_BACKGROUND=1, where the launcher execs the command ----
 filters() { awk '/^Seccomp_filters:/ {print $2}' <<<"$out"; }
 run OMP_SANDBOX_PROTECT=none -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
 off=$(filters)
@@ -448,9 +450,12 @@ offparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
 run OMP_SANDBOX_PROTECT=none OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'
 on=$(filters)
 onparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
-if [ -n "$off" ] && [ "$on" = $((off + 1)) ] && [ -n "$offparent" ] && [ "$offparent" != omp-sandboxed ] && [ "$onparent" = omp-sandboxed ]; then
-	pass "trace off: no supervisor and $off filter(s); trace on: a supervisor and one more filter"
-else fail "filters off=$off on=$on parents: $offparent / $onparent"; fi
+run OMP_SANDBOX_PROTECT=none OMP_SANDBOX_KEEP_BACKGROUND=1 -- /bin/sh -c 'echo "ppid-cmd $(cat /proc/$PPID/comm)"'
+keepparent=$(awk '/^ppid-cmd/ {print $2}' <<<"$out")
+if [ -n "$off" ] && [ "$on" = $((off + 1)) ] && [ "$offparent" = omp-sandboxed ] && [ "$onparent" = omp-sandboxed ] &&
+	[ -n "$keepparent" ] && [ "$keepparent" != omp-sandboxed ]; then
+	pass "trace off: $off filter(s), trace on: one more; a supervising parent, none with OMP_SANDBOX_KEEP_BACKGROUND=1"
+else fail "filters off=$off on=$on parents: $offparent / $onparent / keep: $keepparent"; fi
 # with the write gate (the default protection): its supervisor and filter
 # are there untraced, and the trace rides on them (one listener)
 run -- /bin/sh -c 'cat /proc/self/status; echo "ppid-cmd $(cat /proc/$PPID/comm)"'

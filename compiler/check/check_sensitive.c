@@ -45,6 +45,10 @@ typedef struct {
 	size_t nown;
 	const sbx_places *pl;   /* every rule's places (shared, check_shared.h) */
 	const sbx_tindex *ix;   /* ... and indexed */
+	/* the first component of each sensitive entry (sb_sensitive_list), found
+	 * once instead of once per target; fc NULL: the entry has none */
+	const char **fc;
+	size_t *fn;
 } ctx;
 
 /* Where a target stands relative to home: covering all of it, at a path
@@ -215,10 +219,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 	size_t rn = 0;
 	bool first_known = pos == POS_REL && rel && sb_path_next_comp(&rp, &rc, &rn);
 	for (size_t e = 0; pos != POS_NONE && !found && e < n; e++) {
-		const char *ep = list[e].rel, *ec = NULL;
-		size_t en = 0;
-		if (first_known && sb_path_next_comp(&ep, &ec, &en) &&
-		    !sb_path_comp_eq(rc, rn, ec, en, true))
+		if (first_known && c->fc[e] && !sb_path_comp_eq(rc, rn, c->fc[e], c->fn[e], true))
 			continue;
 		unsigned left = entry_exposure(c, i, &pl, pos, rel, list[e].rel, acc, &covers);
 		if (!left)
@@ -350,6 +351,15 @@ int sb_check_sensitive_with(const sbx_check_shared *sh, sb_diag *d)
 	}
 	c.pl = &sh->places;
 	c.ix = sh->index;
+	size_t nlist = 0;
+	const sb_sensitive_entry *list = sb_sensitive_list(&nlist);
+	c.fc = xcalloc(nlist ? nlist : 1, sizeof *c.fc);
+	c.fn = xcalloc(nlist ? nlist : 1, sizeof *c.fn);
+	for (size_t e = 0; e < nlist; e++) {
+		const char *ep = list[e].rel;
+		if (!sb_path_next_comp(&ep, &c.fc[e], &c.fn[e]))
+			c.fc[e] = NULL;
+	}
 
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
@@ -371,5 +381,7 @@ int sb_check_sensitive_with(const sbx_check_shared *sh, sb_diag *d)
 	for (size_t i = 0; i < c.nown; i++)
 		free(c.own[i]);
 	free(c.own);
+	free(c.fc);
+	free(c.fn);
 	return errors;
 }

@@ -126,12 +126,22 @@ void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *def
 	pp->n = p->nstmts;
 	pp->of = xcalloc(p->nstmts, sizeof *pp->of);
 	pp->count = xcalloc(p->nstmts, sizeof *pp->count);
+	/* every statement's places in one array (of[i] points into it; one
+	 * allocation instead of one per statement) */
+	size_t total = 0;
+	for (size_t i = 0; i < p->nstmts; i++)
+		if (p->stmts[i].kind == SBX_STMT_RULE)
+			total += p->stmts[i].ntargets ? p->stmts[i].ntargets : 1;
+	sbx_place *all = xcalloc(total ? total : 1, sizeof *all);
+	sb_hint_huge(all, (total ? total : 1) * sizeof *all);
+	pp->all = all;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind != SBX_STMT_RULE)
 			continue;
 		size_t n = s->ntargets ? s->ntargets : 1;
-		pp->of[i] = xcalloc(n, sizeof **pp->of);
+		pp->of[i] = all;
+		all += n;
 		pp->count[i] = n;
 		for (size_t t = 0; t < n; t++)
 			sbx_place_of(&pp->of[i][t], s->ntargets ? &s->targets[t] : NULL, defs);
@@ -143,8 +153,9 @@ void sbx_places_clear(sbx_places *pp)
 	for (size_t i = 0; i < pp->n; i++) {
 		for (size_t t = 0; pp->of[i] && t < pp->count[i]; t++)
 			sbx_place_clear(&pp->of[i][t]);
-		free(pp->of[i]);
 	}
+	free(pp->all);
+	pp->all = NULL;
 	free(pp->of);
 	free(pp->count);
 	pp->of = NULL;

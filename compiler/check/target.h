@@ -53,9 +53,10 @@ void sbx_place_home(sbx_place *out, const char *rel, bool exact, const sbx_defin
  * max(ntargets, 1) places for rule i (one ANY place when unfiltered) and
  * is NULL for other statements.  */
 typedef struct sbx_places {
-	sbx_place **of;
+	sbx_place **of;    /* of[i]: statement i's places, in `all` (NULL: none) */
 	size_t *count;     /* places in of[i] */
 	size_t n;
+	sbx_place *all;
 } sbx_places;
 void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs);
 void sbx_places_clear(sbx_places *pp);

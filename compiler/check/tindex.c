@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/common/arena.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
@@ -38,6 +39,7 @@ typedef struct nblock {
 } nblock;
 
 struct sbx_tindex {
+	sb_arena mem;       /* the lists' arrays: freed at once with the index */
 	sb_strmap *nodes;   /* domain NUL path -> tnode */
 	nblock *blocks;
 	bool with_below;
@@ -46,25 +48,29 @@ struct sbx_tindex {
 	const tnode *abs_root;
 };
 
-static void push(tlist *l, size_t k, const sbx_stmt *s)
+static void push(sbx_tindex *ix, tlist *l, size_t k, const sbx_stmt *s)
 {
 	if (l->n && l->v[l->n - 1].k == k)
 		return;
-	if (l->n == l->cap) {
+	if (l->n == l->cap) {   /* the old array stays in the arena */
 		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+		entry *v = sb_arena_alloc(&ix->mem, l->cap * sizeof *v);
+		if (l->n)
+			memcpy(v, l->v, l->n * sizeof *v);
+		l->v = v;
 	}
 	l->v[l->n++] = (entry){k, (unsigned char)s->action, (unsigned char)sbx_atoms(s->access)};
 }
 
 /* "domain" NUL "c1/c2/..." with empty and "." components dropped, as
  * sbx_path_relation compares them.  *full is the key length, *base the
- * offset of the path part.  Caller frees.  */
-static char *node_key(const sbx_place *pl, size_t *full, size_t *base)
+ * offset of the path part.  In `buf` (bufsz bytes) when it fits, else
+ * allocated: free it when it is not buf.  */
+static char *node_key(const sbx_place *pl, size_t *full, size_t *base, char *buf, size_t bufsz)
 {
 	const char *root = pl->kind == SBX_PLACE_ROOT ? pl->root : "";
 	size_t rn = strlen(root), pn = strlen(pl->path);
-	char *k = xmalloc(rn + pn + 3);
+	char *k = rn + pn + 3 <= bufsz ? buf : xmalloc(rn + pn + 3);
 	k[0] = pl->kind == SBX_PLACE_ROOT ? 'R' : 'A';
 	memcpy(k + 1, root, rn);
 	k[rn + 1] = '\0';
@@ -131,24 +137,28 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 {
 	if (pl->kind == SBX_PLACE_LIST)
 		return;   /* a list never certainly covers nor overlaps */
-	push(&ix->nonlist, k, s);
+	push(ix, &ix->nonlist, k, s);
 	if (pl->kind == SBX_PLACE_ANY) {
-		push(&ix->any, k, s);
+		push(ix, &ix->any, k, s);
 		return;
 	}
 	size_t full, base;
-	char *key = node_key(pl, &full, &base);
+	char buf[512];
+	char *key = node_key(pl, &full, &base, buf, sizeof buf);
 	tnode *n = node_make(ix, key, full, base);
-	push(pl->exact ? &n->exact : &n->sub, k, s);
+	push(ix, pl->exact ? &n->exact : &n->sub, k, s);
 	if (ix->with_below)
 		for (tnode *a = n->parent; a; a = a->parent)
-			push(&a->below, k, s);
-	free(key);
+			push(ix, &a->below, k, s);
+	if (key != buf)
+		free(key);
 }
 
 sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
 {
 	sbx_tindex *ix = xcalloc(1, sizeof *ix);
+	ix->mem.min_block = 16384;
+	ix->mem.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
 	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
 	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
@@ -165,17 +175,11 @@ void sbx_tindex_free(sbx_tindex *ix)
 		return;
 	while (ix->blocks) {
 		nblock *b = ix->blocks;
-		for (size_t i = 0; i < b->used; i++) {
-			free(b->v[i].sub.v);
-			free(b->v[i].exact.v);
-			free(b->v[i].below.v);
-		}
 		ix->blocks = b->next;
 		free(b);
 	}
 	sb_strmap_free(ix->nodes);
-	free(ix->any.v);
-	free(ix->nonlist.v);
+	sb_arena_clear(&ix->mem);
 	free(ix);
 }
 
@@ -184,13 +188,17 @@ void sbx_tquery_init(sbx_tquery *q, unsigned actions, unsigned atoms)
 	memset(q, 0, sizeof *q);
 	q->actions = actions;
 	q->atoms = atoms;
+	q->lists = q->inl;
+	q->cap = sizeof q->inl / sizeof q->inl[0];
 }
 
 void sbx_tquery_clear(sbx_tquery *q)
 {
-	free(q->lists);
-	q->lists = NULL;
-	q->n = q->cap = 0;
+	if (q->lists != q->inl)
+		free(q->lists);
+	q->lists = q->inl;
+	q->n = 0;
+	q->cap = sizeof q->inl / sizeof q->inl[0];
 }
 
 static void want(sbx_tquery *q, const tlist *l)
@@ -198,8 +206,13 @@ static void want(sbx_tquery *q, const tlist *l)
 	if (!l || !l->n)
 		return;
 	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 8;
-		q->lists = xrealloc(q->lists, q->cap * sizeof *q->lists);
+		q->cap *= 2;
+		if (q->lists == q->inl) {
+			q->lists = xmalloc(q->cap * sizeof *q->lists);
+			memcpy(q->lists, q->inl, sizeof q->inl);
+		} else {
+			q->lists = xrealloc(q->lists, q->cap * sizeof *q->lists);
+		}
 	}
 	q->lists[q->n++] = l;
 }
@@ -210,7 +223,8 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 		      bool own_exact, bool desc)
 {
 	size_t full, base;
-	char *key = node_key(x, &full, &base);
+	char buf[512];
+	char *key = node_key(x, &full, &base, buf, sizeof buf);
 	/* The strict ancestors in the index are the parent chain of the
 	 * deepest indexed prefix (node_make makes every ancestor of a node):
 	 * one lookup when x itself is indexed, instead of one per component.  */
@@ -233,7 +247,8 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 			want(q, &n->below);
 		}
 	}
-	free(key);
+	if (key != buf)
+		free(key);
 }
 
 void sbx_tquery_covering(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, bool unfiltered)
@@ -256,7 +271,9 @@ void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place
 	size_t full = 0, base = 0;
 	bool everything = x->kind == SBX_PLACE_ANY;
 	if (x->kind == SBX_PLACE_ABS && !x->exact) {
-		free(node_key(x, &full, &base));
+		char buf[512], *key = node_key(x, &full, &base, buf, sizeof buf);
+		if (key != buf)
+			free(key);
 		everything = full == base;
 	}
 	if (everything)

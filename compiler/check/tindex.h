@@ -26,9 +26,12 @@ void sbx_tindex_free(sbx_tindex *ix);
  * `actions` (1 << SB_ALLOW | 1 << SB_DENY) naming one of `atoms`
  * (SBX_ATOM_*).  */
 typedef struct sbx_tquery {
-	const struct sbx_tlist **lists;
+	const struct sbx_tlist **lists;   /* `inl` until more are wanted */
 	size_t n, cap;
 	unsigned actions, atoms;
+	/* most queries want a few lists: no allocation for those (a query is
+	 * made per statement; never copy a query by value) */
+	const struct sbx_tlist *inl[8];
 } sbx_tquery;
 void sbx_tquery_init(sbx_tquery *q, unsigned actions, unsigned atoms);
 void sbx_tquery_clear(sbx_tquery *q);

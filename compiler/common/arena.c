@@ -1,7 +1,11 @@
 #include "compiler/common/arena.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include "compiler/common/xalloc.h"
 
 struct sb_arena_block {
@@ -10,21 +14,53 @@ struct sb_arena_block {
 	max_align_t data[];
 };
 
+enum { HUGE_PAGE = 2u << 20 };
+
+/* A block of `total` bytes (header included).  A huge one is 2 MiB-aligned
+ * so that the kernel can back it with huge pages; MADV_HUGEPAGE asks for
+ * them where transparent huge pages are enabled "madvise" (the default of
+ * most distributions); elsewhere the call fails harmlessly.  */
+static sb_arena_block *block_new(size_t total)
+{
+	if (total < HUGE_PAGE)
+		return xmalloc(total);
+	void *p = aligned_alloc(HUGE_PAGE, total);
+	if (!p)
+		sb_out_of_memory();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	(void)madvise(p, total, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 void *sb_arena_alloc(sb_arena *a, size_t n)
 {
 	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
 	sb_arena_block *b = a->head;
 	if (!b || b->used + n > b->cap) {
 		size_t want = a->min_block ? a->min_block : 16384;
-		size_t cap = n > want ? n : want;
-		b = xmalloc(sizeof *b + cap);
-		b->cap = cap;
+		if (a->max_block) {
+			if (a->next_block < want)
+				a->next_block = want;
+			want = a->next_block;
+			if (a->next_block < a->max_block)
+				a->next_block *= 2;
+		}
+		/* the header counts in the block: a 2 MiB block is 2 MiB */
+		size_t total = sizeof *b + n;
+		if (total < want)
+			total = want;
+		if (total >= HUGE_PAGE)
+			total = (total + HUGE_PAGE - 1) & ~((size_t)HUGE_PAGE - 1);
+		b = block_new(total);
+		b->cap = total - sizeof *b;
 		b->used = 0;
 		b->next = a->head;
 		a->head = b;
 	}
 	void *p = (unsigned char *)b->data + b->used;
 	b->used += n;
+	a->used += n;
 	memset(p, 0, n);
 	return p;
 }
@@ -36,6 +72,11 @@ char *sb_arena_strndup(sb_arena *a, const char *s, size_t n)
 	return p;
 }
 
+char *sb_arena_strdup(sb_arena *a, const char *s)
+{
+	return s ? sb_arena_strndup(a, s, strlen(s)) : sb_arena_strndup(a, "", 0);
+}
+
 void sb_arena_clear(sb_arena *a)
 {
 	for (sb_arena_block *b = a->head, *next; b; b = next) {
@@ -43,4 +84,6 @@ void sb_arena_clear(sb_arena *a)
 		free(b);
 	}
 	a->head = NULL;
+	a->next_block = 0;
+	a->used = 0;
 }

@@ -1,7 +1,10 @@
 /* arena.h - many small objects freed at once (a bump allocator): the SBPL
- * reader's nodes (compiler/sbpl/sexp.c) and the Scheme evaluator's values
- * (compiler/sbpl/sbpl_scheme.c).  Storage the caller owns: zero it (set
- * `min_block` for larger blocks), allocate, release with sb_arena_clear.  */
+ * reader's nodes (compiler/sbpl/sexp.c), the Scheme evaluator's values
+ * (compiler/sbpl/sbpl_scheme.c), the compiler's profile IR
+ * (sb_profile_new_arena, compiler/ir/ir.h) and its parsed policy
+ * (compiler/front/ast.h).  Storage the caller owns: zero it (set
+ * `min_block` for larger blocks, `max_block` for blocks that grow),
+ * allocate, release with sb_arena_clear.  */
 #ifndef SB_COMMON_ARENA_H
 #define SB_COMMON_ARENA_H
 
@@ -11,13 +14,23 @@ typedef struct sb_arena_block sb_arena_block;
 
 typedef struct sb_arena {
 	sb_arena_block *head;
-	size_t min_block;   /* bytes per block; 0: 16 KiB */
+	size_t min_block;   /* bytes of the first block; 0: 16 KiB */
+	/* 0: every block is min_block.  Otherwise each new block doubles the
+	 * last one, up to max_block: a small input stays in one small block,
+	 * a large one takes few blocks.  Blocks of 2 MiB or more are aligned
+	 * to 2 MiB and offered transparent huge pages where the system has
+	 * them (one page fault per 2 MiB instead of 512).  */
+	size_t max_block;
+	size_t next_block;  /* internal: the size of the next block */
+	size_t used;        /* bytes handed out, for statistics */
 } sb_arena;
 
 /* Zeroed, aligned for any type; aborts when out of memory, as xmalloc.  */
 void *sb_arena_alloc(sb_arena *a, size_t n);
 /* A NUL-terminated copy of the n bytes at s.  */
 char *sb_arena_strndup(sb_arena *a, const char *s, size_t n);
+/* A copy of the string s (NULL copies as "", as xstrdup).  */
+char *sb_arena_strdup(sb_arena *a, const char *s);
 /* Free every block; the arena is empty (and reusable) afterwards.  */
 void sb_arena_clear(sb_arena *a);
 

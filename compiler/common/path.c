@@ -5,6 +5,10 @@
 
 #include <ctype.h>
 #include <errno.h>
+#ifdef __linux__
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,9 +167,35 @@ char *sb_path_private_alias(const char *p)
 	return sb_path_is_private_aliased(p) ? xasprintf("/private%s", p) : xstrdup(p);
 }
 
+char *sb_path_real(const char *p)
+{
+#ifdef __linux__
+	/* O_PATH resolves like realpath (search permission on each directory,
+	 * symlinks followed, ENOENT/ENOTDIR/ELOOP/EACCES alike) and opens
+	 * nothing; the kernel's name of the result is the canonical path.  */
+	int fd = open(p, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char link[40], buf[PATH_MAX];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, sizeof buf);
+	close(fd);
+	/* no /proc, a name too long, or one the kernel marks (" (deleted)",
+	 * a path outside this root): ask realpath() */
+	if (n > 0 && (size_t)n < sizeof buf && buf[0] == '/') {
+		buf[n] = '\0';
+		static const char deleted[] = " (deleted)";
+		size_t dn = sizeof deleted - 1;
+		if (!((size_t)n > dn && !memcmp(buf + n - dn, deleted, dn)))
+			return xstrdup(buf);
+	}
+#endif
+	return realpath(p, NULL);
+}
+
 char *sb_path_canon(const char *p)
 {
-	char *r = realpath(p, NULL);
+	char *r = sb_path_real(p);
 	if (r)
 		return r;
 	if (errno != ENOENT)
@@ -189,7 +219,7 @@ char *sb_path_canon(const char *p)
 		return NULL;
 	}
 	char *parent = slash == p ? xstrdup("/") : xstrndup(p, (size_t)(slash - p));
-	char *rp = realpath(parent, NULL);
+	char *rp = sb_path_real(parent);
 	free(parent);
 	if (!rp)
 		return NULL;                     /* errno from realpath: parent missing */

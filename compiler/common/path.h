@@ -54,6 +54,13 @@ const char *sb_path_strip_private(const char *p);
  * Caller frees.  */
 char *sb_path_private_alias(const char *p);
 
+/* realpath(p, NULL), with the same answers and errno.  On Linux in three
+ * system calls (an O_PATH open, the readlink of its /proc/self/fd entry, a
+ * close) where glibc's realpath() reads the link of every component (a
+ * launch resolved a dozen paths of 4-6 components each); realpath() itself
+ * where /proc does not answer.  Caller frees.  */
+char *sb_path_real(const char *p);
+
 /* Canonicalise through the file system: realpath() when the path exists
  * (a symlinked leaf file is resolved, D5); for a missing leaf, realpath of the
  * parent plus the leaf as typed.  Returns NULL with errno set when the

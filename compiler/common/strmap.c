@@ -103,6 +103,26 @@ void sb_strmap_free(sb_strmap *m)
 	free(m);
 }
 
+void sb_strmap_clear(sb_strmap *m)
+{
+	/* the oldest chunk is the smallest: keep it, free the others */
+	while (m->keys && m->keys->next) {
+		chunk *next = m->keys->next;
+		free(m->keys);
+		m->keys = next;
+	}
+	if (m->keys)
+		m->keys->used = 0;
+	if (m->cap > 64) {
+		free(m->v);
+		m->cap = 16;
+		m->v = xcalloc(m->cap, sizeof *m->v);
+	} else {
+		memset(m->v, 0, m->cap * sizeof *m->v);
+	}
+	m->n = 0;
+}
+
 static slot *find(slot *v, size_t cap, const void *key, size_t len, uint64_t h)
 {
 	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
@@ -115,6 +135,7 @@ static void grow(sb_strmap *m)
 {
 	size_t cap = m->cap * 2;
 	slot *v = xcalloc(cap, sizeof *v);
+	sb_hint_huge(v, cap * sizeof *v);   /* the indexes of large policies: MBs */
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->v[i].key)
 			*find(v, cap, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];

@@ -12,6 +12,9 @@ typedef struct sb_strmap sb_strmap;
 
 sb_strmap *sb_strmap_new(void);
 void sb_strmap_free(sb_strmap *m);
+/* Remove every key, keeping a small map's storage for the next use (the
+ * lowering fills a map per re-allowed rule).  */
+void sb_strmap_clear(sb_strmap *m);
 /* The value slot of key (len bytes), or NULL when absent and !create; a
  * created slot holds NULL.  Slots move when the map grows: use a slot
  * before the next call with create.  */

@@ -1,8 +1,12 @@
 /* xalloc.c - allocation that never returns NULL (xalloc.h).  */
 #include "compiler/common/xalloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #ifndef __APPLE__
 #include <errno.h>   /* program_invocation_short_name (GNU) */
 #endif
@@ -102,6 +106,22 @@ char *xasprintf(const char *fmt, ...)
 	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+void sb_hint_huge(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (!p || n < 2 * huge)
+		return;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(huge - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);   /* a hint: failure is fine */
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 FILE *xopen_memstream(char **buf, size_t *len)

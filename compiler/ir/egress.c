@@ -482,11 +482,36 @@ bool sb_addr_is_internal(int family, const unsigned char *a)
 	static const unsigned char zero[16] = { 0 };
 	static const unsigned char one[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 	static const unsigned char ula[16] = { 0xfc }, ll[16] = { 0xfe, 0x80 },
-				   mc[16] = { 0xff }, nat64[16] = { 0, 0x64, 0xff, 0x9b };
+				   sitelocal[16] = { 0xfe, 0xc0 }, mc[16] = { 0xff },
+				   nat64[16] = { 0, 0x64, 0xff, 0x9b },
+				   nat64_local[16] = { 0, 0x64, 0xff, 0x9b, 0, 1 },
+				   siit[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff },
+				   six_to_four[16] = { 0x20, 0x02 }, teredo[16] = { 0x20, 0x01 };
 	if (!memcmp(a, zero, 16) || !memcmp(a, one, 16))
 		return true;
-	return prefix_match(a, ula, 7) || prefix_match(a, ll, 10) || prefix_match(a, mc, 8) ||
-	       (prefix_match(a, nat64, 96) && sb_addr_is_internal(4, a + 12));
+	if (prefix_match(a, ula, 7) || prefix_match(a, ll, 10) || prefix_match(a, sitelocal, 10) ||
+	    prefix_match(a, mc, 8))
+		return true;
+	/* Forms that carry an IPv4 address are classified by the address they
+	 * carry (a gateway or the stack may deliver them to it): IPv4-compatible
+	 * ::a.b.c.d (RFC 4291 2.5.5.1), SIIT ::ffff:0:a.b.c.d (RFC 2765), NAT64
+	 * 64:ff9b::/96 (RFC 6052), 6to4 2002:AABB:CCDD::/16 (RFC 3056) and
+	 * Teredo 2001:0::/32, whose server is bits 32-63 and whose client is the
+	 * last 32 bits inverted (RFC 4380 4).  The local-use NAT64 prefix
+	 * 64:ff9b:1::/48 (RFC 8215) places the address anywhere: internal.  */
+	if (prefix_match(a, zero, 96) || prefix_match(a, siit, 96) || prefix_match(a, nat64, 96))
+		return sb_addr_is_internal(4, a + 12);
+	if (prefix_match(a, nat64_local, 48))
+		return true;
+	if (prefix_match(a, six_to_four, 16))
+		return sb_addr_is_internal(4, a + 2);
+	if (prefix_match(a, teredo, 32)) {
+		unsigned char client[4];
+		for (int i = 0; i < 4; i++)
+			client[i] = (unsigned char)~a[12 + i];
+		return sb_addr_is_internal(4, a + 4) || sb_addr_is_internal(4, client);
+	}
+	return false;
 }
 
 long sb_egress_check_addr(const sb_egress *e, int family, const unsigned char *addr, int port,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/common/arena.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
@@ -27,6 +28,165 @@
 		(arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr));         \
 		(arr)[(n)++] = (item);                                      \
 	} while (0)
+
+/* The same growth for an array in an arena: a new block at 0 and at each
+ * power of two (the old one stays in the arena until it is cleared).  */
+static void *arena_grow(sb_arena *a, void *arr, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return arr;
+	void *q = sb_arena_alloc(a, (n ? 2 * n : 1) * size);
+	if (n)
+		memcpy(q, arr, n * size);
+	return q;
+}
+
+#define APUSH(a, arr, n, item)                                              \
+	do {                                                                \
+		(arr) = arena_grow((a), (arr), (n), sizeof *(arr));         \
+		(arr)[(n)++] = (item);                                      \
+	} while (0)
+
+static char *arena_dup_or_null(sb_arena *a, const char *s)
+{
+	return s ? sb_arena_strdup(a, s) : NULL;
+}
+
+static sb_param param_in(sb_arena *a, const sb_param *p)
+{
+	return (sb_param){ .kind = p->kind, .name = arena_dup_or_null(a, p->name),
+			   .leaf = arena_dup_or_null(a, p->leaf), .leaf_list = p->leaf_list,
+			   .tool = arena_dup_or_null(a, p->tool), .index = p->index };
+}
+
+/* A literal or an append in an arena has no `param` (ir.h): most strings of
+ * a compiled profile are one of those.  */
+#define STR_NO_PARAM offsetof(sb_str, param)
+
+static sb_str *str_lit_in(sb_arena *a, const char *value)
+{
+	size_t n = value ? strlen(value) : 0;
+	sb_str *s = sb_arena_alloc(a, STR_NO_PARAM + n + 1);
+	s->kind = SB_STR_LIT;
+	s->in_arena = true;
+	s->text = (char *)s + STR_NO_PARAM;
+	if (n)
+		memcpy(s->text, value, n);
+	return s;
+}
+
+/* A deep copy of a heap string into the arena (an arena one is returned).  */
+static sb_str *str_into(sb_arena *a, const sb_str *s)
+{
+	if (!s || s->in_arena)
+		return (sb_str *)s;
+	if (s->kind == SB_STR_LIT)
+		return str_lit_in(a, s->text);
+	sb_str *c = sb_arena_alloc(a, s->kind == SB_STR_PARAM ? sizeof *c : STR_NO_PARAM);
+	c->kind = s->kind;
+	c->in_arena = true;
+	c->text = arena_dup_or_null(a, s->text);
+	if (s->kind == SB_STR_PARAM)
+		c->param = param_in(a, &s->param);
+	if (s->nparts) {
+		c->parts = sb_arena_alloc(a, s->nparts * sizeof *c->parts);
+		for (size_t i = 0; i < s->nparts; i++)
+			c->parts[i] = str_into(a, s->parts[i]);
+		c->nparts = s->nparts;
+	}
+	return c;
+}
+
+static sb_filter *filter_into(sb_arena *a, const sb_filter *f)
+{
+	if (!f || f->in_arena)
+		return (sb_filter *)f;
+	sb_filter *c = sb_arena_alloc(a, sizeof *c);
+	c->kind = f->kind;
+	c->in_arena = true;
+	c->arg = str_into(a, f->arg);
+	c->vnode_mask = f->vnode_mask;
+	c->opaque = arena_dup_or_null(a, f->opaque);
+	c->loc = f->loc;
+	if (f->nkids) {
+		c->kids = sb_arena_alloc(a, f->nkids * sizeof *c->kids);
+		for (size_t i = 0; i < f->nkids; i++)
+			c->kids[i] = filter_into(a, f->kids[i]);
+		c->nkids = f->nkids;
+	}
+	return c;
+}
+
+sb_str *sb_str_lit_in(sb_profile *p, const char *value)
+{
+	return str_lit_in(p->arena, value);
+}
+
+sb_str *sb_str_param_in(sb_profile *p, const sb_param *param)
+{
+	sb_str *s = sb_arena_alloc(p->arena, sizeof *s);
+	s->kind = SB_STR_PARAM;
+	s->in_arena = true;
+	s->param = param_in(p->arena, param);
+	return s;
+}
+
+sb_str *sb_str_append_in(sb_profile *p, sb_str **parts, size_t n)
+{
+	sb_str *s = sb_arena_alloc(p->arena, STR_NO_PARAM);
+	s->kind = SB_STR_APPEND;
+	s->in_arena = true;
+	s->parts = sb_arena_alloc(p->arena, n * sizeof *s->parts);
+	for (size_t i = 0; i < n; i++) {
+		s->parts[i] = str_into(p->arena, parts[i]);
+		if (s->parts[i] != parts[i])
+			sb_str_free(parts[i]);
+	}
+	s->nparts = n;
+	return s;
+}
+
+sb_filter *sb_filter_path_in(sb_profile *p, sb_filter_kind kind, sb_str *arg, sb_loc loc)
+{
+	sb_filter *f = sb_arena_alloc(p->arena, sizeof *f);
+	f->kind = kind;
+	f->in_arena = true;
+	f->arg = str_into(p->arena, arg);
+	if (f->arg != arg)
+		sb_str_free(arg);
+	f->loc = loc;
+	return f;
+}
+
+sb_filter *sb_filter_opaque_in(sb_profile *p, const char *text, sb_loc loc)
+{
+	sb_filter *f = sb_arena_alloc(p->arena, sizeof *f);
+	f->kind = SB_F_OPAQUE;
+	f->in_arena = true;
+	f->opaque = sb_arena_strdup(p->arena, text);
+	f->loc = loc;
+	return f;
+}
+
+sb_rule *sb_rule_new_in(sb_profile *p, sb_action action, sb_loc loc)
+{
+	sb_rule *r = sb_arena_alloc(p->arena, sizeof *r);
+	r->arena = p->arena;
+	r->action = action;
+	r->loc = loc;
+	return r;
+}
+
+sb_profile *sb_profile_new_arena(void)
+{
+	sb_profile *p = sb_profile_new();
+	p->arena = xcalloc(1, sizeof *p->arena);
+	/* small policies (the launcher compiles one per launch) stay in one
+	 * 32 KiB block; 100k statements take about 20 blocks */
+	p->arena->min_block = 32768;
+	p->arena->max_block = 4u << 20;
+	return p;
+}
 
 /* ---- strings ---- */
 
@@ -91,7 +251,7 @@ sb_str *sb_str_clone(const sb_str *s)
 
 void sb_str_free(sb_str *s)
 {
-	if (!s)
+	if (!s || s->in_arena)
 		return;
 	for (size_t i = 0; i < s->nparts; i++)
 		sb_str_free(s->parts[i]);
@@ -189,7 +349,7 @@ sb_filter *sb_filter_clone(const sb_filter *f)
 
 void sb_filter_free(sb_filter *f)
 {
-	if (!f)
+	if (!f || f->in_arena)
 		return;
 	sb_str_free(f->arg);
 	for (size_t i = 0; i < f->nkids; i++)
@@ -212,7 +372,10 @@ sb_rule *sb_rule_new(sb_action action, sb_loc loc)
 void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling)
 {
 	size_t n = r->nops;
-	PUSH(r->ops, n, op);
+	if (r->arena)
+		APUSH(r->arena, r->ops, n, op);
+	else
+		PUSH(r->ops, n, op);
 	/* op_names[i] NULL: the operation's own name (op_spelling in
 	 * emit_sbpl.c); no array at all until a rule names one by another
 	 * spelling (most rules of a compiled policy never do) */
@@ -225,15 +388,36 @@ void sb_rule_add_op(sb_rule *r, sb_op op, const char *spelling)
 		size_t cap = 1;
 		while (cap < r->nops + 1)
 			cap *= 2;
-		r->op_names = xcalloc(cap, sizeof *r->op_names);
-		r->op_names[r->nops++] = xstrdup(spelling);
+		r->op_names = r->arena ? sb_arena_alloc(r->arena, cap * sizeof *r->op_names)
+				       : xcalloc(cap, sizeof *r->op_names);
+		r->op_names[r->nops++] = r->arena ? sb_arena_strdup(r->arena, spelling) : xstrdup(spelling);
 		return;
 	}
-	PUSH(r->op_names, r->nops, spelling ? xstrdup(spelling) : NULL);
+	if (r->arena)
+		APUSH(r->arena, r->op_names, r->nops, arena_dup_or_null(r->arena, spelling));
+	else
+		PUSH(r->op_names, r->nops, spelling ? xstrdup(spelling) : NULL);
 }
 
-void sb_rule_add_filter(sb_rule *r, sb_filter *f) { PUSH(r->filters, r->nfilters, f); }
-void sb_rule_add_modifier(sb_rule *r, const char *text) { PUSH(r->modifiers, r->nmodifiers, xstrdup(text)); }
+void sb_rule_add_filter(sb_rule *r, sb_filter *f)
+{
+	if (!r->arena) {
+		PUSH(r->filters, r->nfilters, f);
+		return;
+	}
+	sb_filter *a = filter_into(r->arena, f);
+	if (a != f)
+		sb_filter_free(f);
+	APUSH(r->arena, r->filters, r->nfilters, a);
+}
+
+void sb_rule_add_modifier(sb_rule *r, const char *text)
+{
+	if (r->arena)
+		APUSH(r->arena, r->modifiers, r->nmodifiers, sb_arena_strdup(r->arena, text));
+	else
+		PUSH(r->modifiers, r->nmodifiers, xstrdup(text));
+}
 
 sb_rule *sb_rule_clone(const sb_rule *r)
 {
@@ -254,7 +438,7 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 
 void sb_rule_free(sb_rule *r)
 {
-	if (!r)
+	if (!r || r->arena)
 		return;
 	for (size_t i = 0; r->op_names && i < r->nops; i++)
 		free(r->op_names[i]);
@@ -323,7 +507,7 @@ void sb_profile_free(sb_profile *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nrules; i++)
-		sb_rule_free(p->rules[i]);
+		sb_rule_free(p->rules[i]);   /* nothing for an arena rule */
 	free(p->rules);
 	for (size_t i = 0; i < p->nunmodelled; i++) {
 		free(p->unmodelled[i].text);
@@ -339,6 +523,10 @@ void sb_profile_free(sb_profile *p)
 	sb_bindings_clear(&p->launch_params);
 	free(p->source_policy);
 	sb_egress_clear(&p->egress);
+	if (p->arena) {
+		sb_arena_clear(p->arena);
+		free(p->arena);
+	}
 	free(p);
 }
 
@@ -686,8 +874,14 @@ static void collect_params(const sb_str *s, paramlist *out)
 	if (!s)
 		return;
 	if (s->kind == SB_STR_PARAM) {
+		/* a single param is spelled by its name: compared without a copy */
+		const char *name = s->param.kind == SB_PARAM_SINGLE && !s->param.index ? s->param.name
+											: NULL;
+		for (size_t i = 0; name && i < out->n; i++)
+			if (!strcmp(out->spelling[i], name))
+				return;
 		char *sp = sb_param_spelling(&s->param);
-		for (size_t i = 0; i < out->n; i++)
+		for (size_t i = 0; !name && i < out->n; i++)
 			if (!strcmp(out->spelling[i], sp)) {
 				free(sp);
 				return;

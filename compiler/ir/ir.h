@@ -135,10 +135,13 @@ void sb_param_array_free(sb_param *v, size_t n);
 typedef enum { SB_STR_LIT, SB_STR_PARAM, SB_STR_APPEND } sb_str_kind;
 typedef struct sb_str {
 	sb_str_kind kind;
+	bool in_arena;              /* owned by a profile's arena (sb_profile_new_arena) */
 	char *text;                 /* LIT: the value */
-	sb_param param;             /* PARAM */
 	struct sb_str **parts;      /* APPEND */
 	size_t nparts;
+	/* PARAM.  Last: an arena string of another kind ends before it (read
+	 * `param` only when kind is SB_STR_PARAM).  */
+	sb_param param;
 } sb_str;
 
 sb_str *sb_str_lit(const char *value);
@@ -179,6 +182,7 @@ unsigned sb_vnode_from_name(const char *name);
 
 typedef struct sb_filter {
 	sb_filter_kind kind;
+	bool in_arena;               /* owned by a profile's arena (sb_profile_new_arena) */
 	sb_str *arg;                 /* path filters */
 	unsigned vnode_mask;         /* VNODE_TYPE */
 	struct sb_filter **kids;     /* REQUIRE_* (NOT has exactly one) */
@@ -199,6 +203,9 @@ typedef enum { SB_ALLOW, SB_DENY } sb_action;
 
 typedef struct sb_rule {
 	sb_action action;
+	/* The profile arena that owns the rule, its arrays and its children
+	 * (sb_profile_new_arena), or NULL for a rule on the heap.  */
+	struct sb_arena *arena;
 	sb_op *ops;                  /* >= 1 */
 	char **op_names;             /* spelling as written (for SB_OP_OTHER); NULL (the array
 					or an entry): sb_op_name */
@@ -259,6 +266,8 @@ typedef struct sb_bindings {
 /* ---- profiles ---- */
 typedef struct sb_profile {
 	int version;                 /* 1; 0 when missing */
+	/* NULL, or the arena of a profile built in one go (sb_profile_new_arena) */
+	struct sb_arena *arena;
 	sb_rule **rules;
 	size_t nrules;
 	sb_unmodelled *unmodelled;
@@ -283,6 +292,23 @@ typedef struct sb_profile {
 } sb_profile;
 
 sb_profile *sb_profile_new(void);
+/* ---- a profile built in one arena ----
+ * The compiler builds its profile once and frees it whole: its rules,
+ * filters and strings come from the profile's arena, made by the *_in
+ * constructors below, with no allocation and no free per node (for a large
+ * policy those were a third of the compile; bench/analysis.md).  *_free of
+ * an arena node does nothing (sb_profile_free releases the arena); the
+ * sb_rule_add_* functions on an arena rule allocate in its arena, and a
+ * heap filter given to one is copied into the arena and freed.  Clones and
+ * bound copies are ordinary heap nodes.  An arena node must not outlive its
+ * profile, nor be added to another profile.  */
+sb_profile *sb_profile_new_arena(void);
+sb_rule *sb_rule_new_in(sb_profile *p, sb_action action, sb_loc loc);
+sb_filter *sb_filter_path_in(sb_profile *p, sb_filter_kind kind, sb_str *arg, sb_loc loc);
+sb_filter *sb_filter_opaque_in(sb_profile *p, const char *text, sb_loc loc);
+sb_str *sb_str_lit_in(sb_profile *p, const char *value);
+sb_str *sb_str_param_in(sb_profile *p, const sb_param *param);   /* copies param */
+sb_str *sb_str_append_in(sb_profile *p, sb_str **parts, size_t n); /* takes the parts */
 void sb_profile_add_rule(sb_profile *p, sb_rule *r);
 void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
 			       const char *reason, sb_loc loc);

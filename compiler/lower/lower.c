@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/front/ast.h"
+#include "compiler/common/arena.h"
 #include "compiler/common/path.h"
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
@@ -51,13 +52,36 @@ typedef struct {
  * it can relate to (see "index" below).  Rule numbers are positions in the
  * profile plus one (0 = none); every query is over all rules so far, so the
  * first rule to reach a key keeps it.  */
+/* The (param ...) strings made so far: arena strings are never changed
+ * after they are made, so every filter on one param shares one node (most
+ * paths of a large policy are on HOME or WORKSPACE).  A few distinct
+ * params at most; past PARAM_CACHE each is made anew.  */
+enum { PARAM_CACHE = 32 };
+
 typedef struct {
+	sb_profile *prof;         /* the profile being built: its arena */
+	sb_str *params[PARAM_CACHE];
+	size_t nparams;
 	bool seen_op[SB_OP__COUNT];
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
-	sb_strmap *first;         /* key -> first rule number (see index_rule) */
+	size_t first_any[SB_OP__COUNT][2];  /* 'F': any rule (number + 1) */
+	size_t first_wide[SB_OP__COUNT][2]; /* 'W': unfiltered or on no base */
 	base_pair other[SB_OP__COUNT][2];
-	sb_strmap *region;        /* deny-read region key -> first region_at */
+	/* The path trie (see "index" below): one node per base and path
+	 * prefix cut at a '/', made in `nodes`.  */
+	sb_arena nodes;
+	sb_strmap *roots;         /* base -> its root node */
+	sb_strmap *kids;          /* parent node's address, component -> node */
+	struct pnode **walk;      /* scratch for trie_walk: the nodes of a path */
+	size_t walkcap;
+	size_t walk_full;         /* trie_walk: the nodes of the whole path */
+	size_t walk_n;            /* the nodes the last walk found, still in walk */
+	char *walk_base, *walk_suffix; /* its base and suffix */
+	size_t walk_basecap, walk_suffixcap;
+	char *kidkey;             /* scratch for a kids key */
+	size_t kidkeycap;
+	sb_strmap *seen;          /* ancestor_rule's filters so far (cleared per rule) */
 	struct param_region {     /* bare-param regions in order of appearance */
 		const sb_param *param;
 		size_t e, f;
@@ -67,14 +91,27 @@ typedef struct {
 	size_t keycap;
 	char *base;               /* scratch for key_base */
 	size_t basecap;
-	size_t *cuts;             /* scratch for prefix_cuts */
-	size_t cutcap;
 } lower_index;
 
 /* A deny-read region: filter f of rule e (f = 0 for an unfiltered rule).  */
 typedef struct {
 	size_t e, f;
 } region_at;
+
+/* The first rule (number + 1) to reach a trie node for one (tag, op,
+ * action); tags 'S' (a subpath filter on the path), 'L' (a literal on
+ * it), 'D' (a filter on the path or below it).  */
+typedef struct {
+	unsigned char tag, op, action;
+	size_t e;
+} pfirst;
+
+typedef struct pnode {
+	pfirst *v;          /* a few per node: scanned */
+	size_t n;
+	bool has_region;
+	region_at region;   /* the first deny-read region on the path */
+} pnode;
 
 typedef struct {
 	const sbx_defines *defs;
@@ -89,10 +126,10 @@ typedef struct {
 /* ---- string expressions for targets ---- */
 
 /* A static absolute path as the kernel sees it (/tmp -> /private/tmp).  */
-static sb_str *static_str(const char *abs)
+static sb_str *static_str(lower_ctx *c, const char *abs)
 {
 	char *alias = sb_path_private_alias(abs);
-	sb_str *s = sb_str_lit(alias);
+	sb_str *s = sb_str_lit_in(c->prof, alias);
 	free(alias);
 	return s;
 }
@@ -119,6 +156,8 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 
 /* Param `name` plus a relative suffix, or the -D value when bound.
  * Appends the resulting expressions to *out.  */
+static sb_str *param_str(lower_index *ix, const sb_param *p);
+
 static void param_strs(lower_ctx *c, const char *name, bool list, const char *rel,
 		       const sb_loc *loc, sb_str ***out, size_t *nout)
 {
@@ -136,7 +175,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 					continue;
 				char *joined = sb_path_join(v, rel);
 				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
-				(*out)[(*nout)++] = static_str(joined);
+				(*out)[(*nout)++] = static_str(c, joined);
 				free(joined);
 				free(v);
 			}
@@ -145,13 +184,16 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		return;
 	}
 	sb_param param = list ? sb_param_list(name) : sb_param_single(name);
-	sb_str *s = sb_str_param(&param);
+	sb_str *s = param_str(&c->ix, &param);
 	sb_param_clear(&param);
 	if (rel[0]) {
-		char *suffix = xasprintf("/%s", rel);
-		sb_str *parts[2] = {s, sb_str_lit(suffix)};
+		size_t rn = strlen(rel);
+		char *suffix = xmalloc(rn + 2);   /* "/" rel: one per path, not formatted */
+		suffix[0] = '/';
+		memcpy(suffix + 1, rel, rn + 1);
+		sb_str *parts[2] = {s, sb_str_lit_in(c->prof, suffix)};
 		free(suffix);
-		s = sb_str_append(parts, 2);
+		s = sb_str_append_in(c->prof, parts, 2);
 	}
 	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 	(*out)[(*nout)++] = s;
@@ -164,7 +206,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 	switch (t->base) {
 	case SBX_BASE_ABS:
 		strs = xmalloc(sizeof *strs);
-		strs[n++] = static_str(t->rel);
+		strs[n++] = static_str(c, t->rel);
 		break;
 	case SBX_BASE_HOME:
 		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n);
@@ -183,8 +225,8 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 		break;
 	}
 	for (size_t i = 0; i < n; i++)
-		sb_rule_add_filter(r, sb_filter_path(t->exact ? SB_F_LITERAL : SB_F_SUBPATH, strs[i],
-						     t->loc));
+		sb_rule_add_filter(r, sb_filter_path_in(c->prof, t->exact ? SB_F_LITERAL : SB_F_SUBPATH,
+							strs[i], t->loc));
 	free(strs);
 }
 
@@ -235,6 +277,21 @@ static bool same_param(const sb_param *a, const sb_param *b)
 	       !strcmp(a->name, b->name) && !strcmp(a->leaf ? a->leaf : "", b->leaf ? b->leaf : "");
 }
 
+/* The shared string of a param (see PARAM_CACHE); the tool gate is part
+ * of a param's identity too.  */
+static sb_str *param_str(lower_index *ix, const sb_param *p)
+{
+	for (size_t i = 0; i < ix->nparams; i++) {
+		const sb_param *q = &ix->params[i]->param;
+		if (same_param(q, p) && !strcmp(q->tool ? q->tool : "", p->tool ? p->tool : ""))
+			return ix->params[i];
+	}
+	sb_str *s = sb_str_param_in(ix->prof, p);
+	if (ix->nparams < PARAM_CACHE)
+		ix->params[ix->nparams++] = s;
+	return s;
+}
+
 /* The base of a key: "S" for a static path, "P<spelling>" for a param, in
  * ix->base (valid until the next call: made for every filter of a large
  * policy, so neither formatted nor allocated).  */
@@ -276,15 +333,22 @@ static bool suffix_under(const char *p, const char *root)
  * make_robust asks for the first earlier rule of the other action that
  * names a child operation and may overlap the new rule; ancestor_rule asks
  * for the earlier read-deny regions above a re-allowed path.  Both are
- * answered from keys (tag, op, action, base, suffix) holding the first rule
- * that reached them; a base is "S" for static paths or "P<name>" for a
- * param.  The answers are exactly what the pairwise scans found.  */
+ * answered from a path trie: per base ("S" for static paths or "P<name>"
+ * for a param) one node per path prefix cut before each '/' and at the end,
+ * holding the first rule that reached it per (tag, op, action) and the
+ * first read-deny region on it; 'F' and 'W' (any rule, a rule that may
+ * overlap anything) need no path.  One walk down a path answers every
+ * prefix, where string keys hashed each prefix whole.  The answers are
+ * exactly what the pairwise scans found.  */
 
 static void index_init(lower_index *ix)
 {
 	memset(ix, 0, sizeof *ix);
-	ix->first = sb_strmap_new();
-	ix->region = sb_strmap_new();
+	ix->nodes.min_block = 16384;
+	ix->nodes.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
+	ix->roots = sb_strmap_new();
+	ix->kids = sb_strmap_new();
+	ix->seen = sb_strmap_new();
 	for (int o = 0; o < SB_OP__COUNT; o++)
 		for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++)
 			ix->child_op[o] |= op_is_ancestor(access_ops[a].op, (sb_op)o);
@@ -295,9 +359,14 @@ static void index_init(lower_index *ix)
 
 static void index_clear(lower_index *ix)
 {
-	sb_strmap_free(ix->first);
-	sb_strmap_each(ix->region, free);
-	sb_strmap_free(ix->region);
+	sb_strmap_free(ix->roots);
+	sb_strmap_free(ix->kids);
+	sb_arena_clear(&ix->nodes);
+	free(ix->walk);
+	free(ix->walk_base);
+	free(ix->walk_suffix);
+	free(ix->kidkey);
+	sb_strmap_free(ix->seen);
 	for (size_t o = 0; o < SB_OP__COUNT; o++)
 		for (int a = 0; a < 2; a++)
 			for (int k = 0; k < 2; k++)
@@ -305,7 +374,6 @@ static void index_clear(lower_index *ix)
 	free(ix->param_regions);
 	free(ix->key);
 	free(ix->base);
-	free(ix->cuts);
 }
 
 /* The base of a path filter whose suffixes compare (same_base), or NULL
@@ -341,24 +409,129 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 	return ix->key;
 }
 
-static void first_set(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
-		      const char *suffix, size_t sn, size_t e)
+static size_t walk_on(lower_index *ix, struct pnode *node, size_t n, const char *suffix,
+		      size_t sn, size_t at, bool create);
+
+/* The trie's nodes along `suffix` ("" or "/c1/c2...") under `base`: the
+ * root (the base itself) and the node of each prefix cut before a '/' and
+ * at the end (the cuts of prefix_cuts), in ix->walk (valid until the next
+ * call).  With `create` every node is made; otherwise the walk stops at the
+ * first prefix no rule reached.  Returns how many nodes were found.  */
+static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, bool create)
 {
-	size_t len;
-	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->first, k, len, true);
-	if (!*v)
-		*v = (void *)(e + 1);
+	size_t sn = strlen(suffix), most = 2;
+	for (size_t i = 0; i < sn; i++)
+		most += suffix[i] == '/';
+	ix->walk_full = sn ? most - 1 : 1;
+	if (most > ix->walkcap) {
+		ix->walkcap = 2 * most;
+		ix->walk = xrealloc(ix->walk, ix->walkcap * sizeof *ix->walk);
+	}
+	size_t bn = strlen(base), n = 0, at = 0;
+	pnode *node;
+	void **v;
+	if (ix->walk_n && !strcmp(base, ix->walk_base)) {
+		/* paths come grouped by directory: the nodes of the components
+		 * this path shares with the last one are still in ix->walk */
+		const char *prev = ix->walk_suffix;
+		size_t pn = strlen(prev);
+		node = ix->walk[n++];
+		while (at < sn && n < ix->walk_n) {
+			size_t end = at + 1;
+			while (end < sn && suffix[end] != '/')
+				end++;
+			if (end > pn || memcmp(suffix + at, prev + at, end - at) ||
+			    (prev[end] != '/' && prev[end] != '\0'))
+				break;
+			node = ix->walk[n++];
+			at = end;
+		}
+	} else {
+		v = sb_strmap_slot(ix->roots, base, bn, create);
+		if (!v) {
+			ix->walk_n = 0;
+			return 0;
+		}
+		if (!*v)
+			*v = sb_arena_alloc(&ix->nodes, sizeof(pnode));
+		node = *v;
+		ix->walk[n++] = node;
+	}
+	n = walk_on(ix, node, n, suffix, sn, at, create);
+	if (bn + 1 > ix->walk_basecap) {
+		ix->walk_basecap = 2 * (bn + 1);
+		ix->walk_base = xrealloc(ix->walk_base, ix->walk_basecap);
+	}
+	memcpy(ix->walk_base, base, bn + 1);
+	if (sn + 1 > ix->walk_suffixcap) {
+		ix->walk_suffixcap = 2 * (sn + 1);
+		ix->walk_suffix = xrealloc(ix->walk_suffix, ix->walk_suffixcap);
+	}
+	memcpy(ix->walk_suffix, suffix, sn + 1);
+	ix->walk_n = n;
+	return n;
 }
 
-/* The first rule (number + 1) at a key, or 0.  */
-static size_t first_get(lower_index *ix, char tag, sb_op op, sb_action a, const char *base,
-			const char *suffix, size_t sn)
+/* trie_walk from `node`, the n-th node, at suffix[at]: the rest.  */
+static size_t walk_on(lower_index *ix, pnode *node, size_t n, const char *suffix, size_t sn,
+		      size_t at, bool create)
 {
-	size_t len;
-	const char *k = index_key(ix, tag, op, a, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->first, k, len, false);
-	return v ? (size_t)*v : 0;
+	void **v;
+	/* component i runs from just after the '/' of cut i - 1 to cut i */
+	while (at < sn) {
+		size_t end = at + 1;
+		while (end < sn && suffix[end] != '/')
+			end++;
+		size_t cn = end - at - 1, kn = sizeof node + cn;
+		if (kn > ix->kidkeycap) {
+			ix->kidkeycap = 2 * kn;
+			ix->kidkey = xrealloc(ix->kidkey, ix->kidkeycap);
+		}
+		memcpy(ix->kidkey, &node, sizeof node);
+		memcpy(ix->kidkey + sizeof node, suffix + at + 1, cn);
+		v = sb_strmap_slot(ix->kids, ix->kidkey, kn, create);
+		if (!v)
+			return n;
+		if (!*v)
+			*v = sb_arena_alloc(&ix->nodes, sizeof(pnode));
+		node = *v;
+		ix->walk[n++] = node;
+		at = end;
+	}
+	return n;
+}
+
+/* Record e (a rule number) at a node for (tag, op, action) unless an
+ * earlier rule reached it first.  */
+static void node_first_set(lower_index *ix, pnode *node, char tag, sb_op op, sb_action a, size_t e)
+{
+	for (size_t i = 0; i < node->n; i++)
+		if (node->v[i].tag == (unsigned char)tag && node->v[i].op == (unsigned char)op &&
+		    node->v[i].action == (unsigned char)a)
+			return;
+	if ((node->n & (node->n - 1)) == 0) {   /* 0 or a power of two: grow */
+		pfirst *nv = sb_arena_alloc(&ix->nodes, (node->n ? 2 * node->n : 2) * sizeof *nv);
+		if (node->n)
+			memcpy(nv, node->v, node->n * sizeof *nv);
+		node->v = nv;
+	}
+	node->v[node->n++] = (pfirst){(unsigned char)tag, (unsigned char)op, (unsigned char)a, e + 1};
+}
+
+/* The first rule (number + 1) at a node for (tag, op, action), or 0.  */
+static size_t node_first_get(const pnode *node, char tag, sb_op op, sb_action a)
+{
+	for (size_t i = 0; i < node->n; i++)
+		if (node->v[i].tag == (unsigned char)tag && node->v[i].op == (unsigned char)op &&
+		    node->v[i].action == (unsigned char)a)
+			return node->v[i].e;
+	return 0;
+}
+
+static void first_set_any(size_t (*t)[2], sb_op op, sb_action a, size_t e)
+{
+	if (!t[op][a])
+		t[op][a] = e + 1;
 }
 
 static size_t min_found(size_t a, size_t b)
@@ -366,35 +539,17 @@ static size_t min_found(size_t a, size_t b)
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
-/* The lengths of the suffixes p that `s` lies under (suffix_under(s, p)):
- * s cut before each '/' and s itself.  Returns how many, into *cut
- * (ix->cuts, valid until the next call).  */
-static size_t prefix_cuts(lower_index *ix, const char *s, const size_t **cut)
-{
-	size_t n = strlen(s), k = 0;
-	if (n + 1 > ix->cutcap) {
-		ix->cutcap = 2 * (n + 1);
-		ix->cuts = xrealloc(ix->cuts, ix->cutcap * sizeof *ix->cuts);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '/')
-			ix->cuts[k++] = i;
-	ix->cuts[k++] = n;
-	*cut = ix->cuts;
-	return k;
-}
-
 static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 {
 	sb_action a = r->action;
-	first_set(ix, 'F', op, a, NULL, NULL, 0, e);
+	first_set_any(ix->first_any, op, a, e);
 	if (!r->nfilters)
-		first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+		first_set_any(ix->first_wide, op, a, e);
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
 		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base) {
-			first_set(ix, 'W', op, a, NULL, NULL, 0, e);
+			first_set_any(ix->first_wide, op, a, e);
 			continue;
 		}
 		base_pair *o = &ix->other[op][a];
@@ -405,13 +560,11 @@ static void index_filters(lower_index *ix, const sb_rule *r, sb_op op, size_t e)
 			o->e[1] = e + 1;
 			o->base[1] = xstrdup(base);
 		}
-		size_t sn = strlen(k.suffix);
-		first_set(ix, r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L', op, a, base,
-			  k.suffix, sn, e);
-		const size_t *cut;
-		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
-		for (size_t i = 0; i < ncut; i++)
-			first_set(ix, 'D', op, a, base, k.suffix, cut[i], e);
+		size_t nn = trie_walk(ix, base, k.suffix, true);
+		node_first_set(ix, ix->walk[nn - 1], r->filters[f]->kind == SB_F_SUBPATH ? 'S' : 'L',
+			       op, a, e);
+		for (size_t i = 0; i < nn; i++)
+			node_first_set(ix, ix->walk[i], 'D', op, a, e);
 	}
 }
 
@@ -419,24 +572,12 @@ static bool rule_denies_read(const sb_rule *r);
 
 static void region_set(lower_index *ix, const char *base, const char *suffix, size_t e, size_t f)
 {
-	size_t len;
-	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, strlen(suffix), &len);
-	void **v = sb_strmap_slot(ix->region, k, len, true);
-	if (*v)
+	size_t nn = trie_walk(ix, base, suffix, true);
+	pnode *node = ix->walk[nn - 1];
+	if (node->has_region)
 		return;
-	region_at *at = xmalloc(sizeof *at);
-	at->e = e;
-	at->f = f;
-	*v = at;
-}
-
-static const region_at *region_get(lower_index *ix, const char *base, const char *suffix,
-				   size_t sn)
-{
-	size_t len;
-	const char *k = index_key(ix, 'R', SB_OP_DEFAULT, SB_DENY, base, suffix, sn, &len);
-	void **v = sb_strmap_slot(ix->region, k, len, false);
-	return v ? *v : NULL;
+	node->has_region = true;
+	node->region = (region_at){e, f};
 }
 
 static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
@@ -489,29 +630,31 @@ static void add_rule(lower_ctx *c, sb_rule *r)
  * other.  */
 static size_t first_overlapping(lower_index *ix, const sb_rule *r, sb_op op, sb_action a)
 {
-	size_t best = first_get(ix, 'W', op, a, NULL, NULL, 0);
+	size_t best = ix->first_wide[op][a];
 	if (!r->nfilters)
-		return first_get(ix, 'F', op, a, NULL, NULL, 0);
+		return ix->first_any[op][a];
 	for (size_t f = 0; f < r->nfilters; f++) {
 		path_key k;
 		const char *base = filter_base(ix, r->filters[f], &k);
 		if (!base)
-			return first_get(ix, 'F', op, a, NULL, NULL, 0);
+			return ix->first_any[op][a];
 		/* a filter on another base may overlap */
 		const base_pair *o = &ix->other[op][a];
 		if (o->base[0] && strcmp(o->base[0], base))
 			best = min_found(best, o->e[0]);
 		else if (o->base[1])
 			best = min_found(best, o->e[1]);
-		/* subpaths at or above, literals at, and (for a subpath) anything below */
-		const size_t *cut;
-		size_t ncut = prefix_cuts(ix, k.suffix, &cut);
-		for (size_t i = 0; i < ncut; i++)
-			best = min_found(best, first_get(ix, 'S', op, a, base, k.suffix, cut[i]));
-		size_t sn = strlen(k.suffix);
-		best = min_found(best, first_get(ix, 'L', op, a, base, k.suffix, sn));
-		if (r->filters[f]->kind == SB_F_SUBPATH)
-			best = min_found(best, first_get(ix, 'D', op, a, base, k.suffix, sn));
+		/* subpaths at or above, literals at, and (for a subpath) anything
+		 * below: the nodes of the path that rules reached */
+		size_t nn = trie_walk(ix, base, k.suffix, false);
+		for (size_t i = 0; i < nn; i++)
+			best = min_found(best, node_first_get(ix->walk[i], 'S', op, a));
+		if (nn && nn == ix->walk_full) {
+			const pnode *at = ix->walk[nn - 1];
+			best = min_found(best, node_first_get(at, 'L', op, a));
+			if (r->filters[f]->kind == SB_F_SUBPATH)
+				best = min_found(best, node_first_get(at, 'D', op, a));
+		}
 	}
 	return best;
 }
@@ -564,7 +707,8 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 			related = true;
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
-		sb_rule_add_filter(r, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/"), *loc));
+		sb_rule_add_filter(r, sb_filter_path_in(c->prof, SB_F_SUBPATH, sb_str_lit_in(c->prof, "/"),
+							*loc));
 		everywhere = true;
 	}
 	/* child operations named earlier with the other action, in the order
@@ -625,17 +769,18 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 		return;
 	}
 	*v = s;
-	sb_rule_add_filter(r, sb_filter_path(SB_F_LITERAL, s, *loc));
+	sb_rule_add_filter(r, sb_filter_path_in(ix->prof, SB_F_LITERAL, s, *loc));
 }
 
-static sb_str *key_str(const sb_param *param, const char *suffix)
+static sb_str *key_str(lower_index *ix, const sb_param *param, const char *suffix)
 {
+	sb_profile *p = ix->prof;
 	if (!param)
-		return sb_str_lit(suffix[0] ? suffix : "/");
+		return sb_str_lit_in(p, suffix[0] ? suffix : "/");
 	if (!suffix[0])
-		return sb_str_param(param);
-	sb_str *parts[2] = {sb_str_param(param), sb_str_lit(suffix)};
-	return sb_str_append(parts, 2);
+		return param_str(ix, param);
+	sb_str *parts[2] = {param_str(ix, param), sb_str_lit_in(p, suffix)};
+	return sb_str_append_in(p, parts, 2);
 }
 
 /* Ancestors strictly between region root `reg` and target `t`.  */
@@ -652,7 +797,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(reg.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix, reg.param, prefix), loc);
 			free(prefix);
 		}
 		return;
@@ -666,15 +811,15 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 	    t.param->kind != SB_PARAM_ANCESTORS && (!t.suffix[0] || !is_list_param(t.param))) {
 		sb_param between = sb_param_ancestors(reg.param->name, t.param->name,
 						      t.param->kind == SB_PARAM_LIST);
-		add_unique_filter(ix, out, seen, sb_str_param(&between), loc);
+		add_unique_filter(ix, out, seen, param_str(ix, &between), loc);
 		sb_param_clear(&between);
 		if (t.suffix[0])
-			add_unique_filter(ix, out, seen, sb_str_param(t.param), loc);
+			add_unique_filter(ix, out, seen, param_str(ix, t.param), loc);
 		for (size_t i = 1; t.suffix[0] && t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
 				continue;
 			char *prefix = xstrndup(t.suffix, i);
-			add_unique_filter(ix, out, seen, key_str(t.param, prefix), loc);
+			add_unique_filter(ix, out, seen, key_str(ix, t.param, prefix), loc);
 			free(prefix);
 		}
 	}
@@ -710,7 +855,7 @@ static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, 
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
 	sb_profile *p = c->prof;
-	sb_rule *anc = sb_rule_new(SB_ALLOW, *loc);
+	sb_rule *anc = sb_rule_new_in(p, SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->src_file = allow->src_file;
 	anc->src_line = allow->src_line;
@@ -724,12 +869,11 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 		if (!is_list_param(t.param)) {
 			/* same base: regions strictly above the target */
 			const char *base = key_base(&c->ix, t.param);
-			const size_t *cut;
-			size_t ncut = prefix_cuts(&c->ix, t.suffix, &cut);
-			for (size_t i = 0; i + 1 < ncut; i++) {
-				const region_at *at = region_get(&c->ix, base, t.suffix, cut[i]);
-				if (at)
-					push_call(&calls, &ncalls, &cap, at->e, at->f, j);
+			size_t nn = trie_walk(&c->ix, base, t.suffix, false);
+			for (size_t i = 0; i < nn && i + 1 < c->ix.walk_full; i++) {
+				const pnode *at = c->ix.walk[i];
+				if (at->has_region)
+					push_call(&calls, &ncalls, &cap, at->region.e, at->region.f, j);
 			}
 		}
 		if (t.param && t.param->kind != SB_PARAM_ANCESTORS &&
@@ -741,14 +885,14 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	}
 	if (ncalls)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(calls, ncalls, sizeof *calls, anc_cmp);
-	sb_strmap *seen = sb_strmap_new();
+	sb_strmap *seen = c->ix.seen;
+	sb_strmap_clear(seen);
 	path_key everywhere = {true, NULL, ""};
 	for (size_t i = 0; i < ncalls; i++) {
 		const sb_rule *e = p->rules[calls[i].e];
 		path_key reg = e->nfilters ? key_of(e->filters[calls[i].f]->arg) : everywhere;
 		ancestors(&c->ix, reg, key_of(allow->filters[calls[i].j]->arg), anc, seen, loc);
 	}
-	sb_strmap_free(seen);
 	free(calls);
 	if (anc->nfilters) {
 		make_robust(c, anc, SB_OP_FILE_READ_METADATA, loc);
@@ -761,9 +905,9 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 
 /* ---- statements ---- */
 
-static sb_rule *stmt_rule(const sbx_stmt *s, sb_action action, sb_op op)
+static sb_rule *stmt_rule(lower_ctx *c, const sbx_stmt *s, sb_action action, sb_op op)
 {
-	sb_rule *r = sb_rule_new(action, s->loc);
+	sb_rule *r = sb_rule_new_in(c->prof, action, s->loc);
 	sb_rule_add_op(r, op, NULL);
 	r->src_file = s->origin;
 	r->src_line = s->loc.line;
@@ -803,9 +947,10 @@ static void lower_egress(lower_ctx *c, const sbx_policy *p)
 	}
 	if (!sb_egress_filtered(eg))
 		return;
-	add_rule(c, stmt_rule(last, SB_DENY, SB_OP_NETWORK_ALL));
-	sb_rule *r = stmt_rule(last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
-	sb_rule_add_filter(r, sb_filter_opaque("(remote ip (param \"EGRESS_PROXY\"))", last->loc));
+	add_rule(c, stmt_rule(c, last, SB_DENY, SB_OP_NETWORK_ALL));
+	sb_rule *r = stmt_rule(c, last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
+	sb_rule_add_filter(r, sb_filter_opaque_in(c->prof, "(remote ip (param \"EGRESS_PROXY\"))",
+						  last->loc));
 	r->note = NOTE_EGRESS;
 	add_rule(c, r);
 }
@@ -815,7 +960,7 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 	for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++) {
 		if (!(s->access & access_ops[a].bit))
 			continue;
-		sb_rule *r = stmt_rule(s, s->action, access_ops[a].op);
+		sb_rule *r = stmt_rule(c, s, s->action, access_ops[a].op);
 		for (size_t t = 0; t < s->ntargets; t++)
 			target_filters(c, &s->targets[t], r);
 		if (s->ntargets && !r->nfilters) {
@@ -833,27 +978,22 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 
 /* ---- presets ---- */
 
-static void gate_filter(sb_filter *f, const sb_param *param)
+static void gate_filter(sb_profile *p, sb_filter *f, const sb_param *param)
 {
 	for (size_t i = 0; i < f->nkids; i++)
-		gate_filter(f->kids[i], param);
+		gate_filter(p, f->kids[i], param);
 	if (!f->arg)
 		return;
+	/* all in the profile's arena: the old append's node stays there */
 	sb_str *old = f->arg;
 	size_t n = old->kind == SB_STR_APPEND ? old->nparts : 1;
 	sb_str **parts = xcalloc(n + 1, sizeof *parts);
-	parts[0] = sb_str_param(param);
-	if (old->kind == SB_STR_APPEND) {
-		for (size_t i = 0; i < n; i++)
-			parts[i + 1] = old->parts[i];
-		free(old->parts);
-		old->parts = NULL;
-		old->nparts = 0;
-		sb_str_free(old);
-	} else {
+	parts[0] = sb_str_param_in(p, param);
+	if (old->kind == SB_STR_APPEND)
+		memcpy(parts + 1, old->parts, n * sizeof *parts);
+	else
 		parts[1] = old;
-	}
-	f->arg = sb_str_append(parts, n + 1);
+	f->arg = sb_str_append_in(p, parts, n + 1);
 	free(parts);
 }
 
@@ -871,7 +1011,7 @@ static void gate_presets(lower_ctx *c)
 		sb_param gate = sb_param_gate(c->gate[e]);
 		sb_rule *r = c->prof->rules[e];
 		for (size_t j = 0; j < r->nfilters; j++)
-			gate_filter(r->filters[j], &gate);
+			gate_filter(c->prof, r->filters[j], &gate);
 		sb_param_clear(&gate);
 	}
 }
@@ -896,8 +1036,9 @@ static const char *basename_of(const char *file)
 
 sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 {
-	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new()};
+	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new_arena()};
 	index_init(&c.ix);
+	c.ix.prof = c.prof;
 	c.prof->version = 1;
 	const sbx_stmt *deflt = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -919,13 +1060,13 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 			       "the policy has no 'default allow;' or 'default deny;' statement");
 		c.errors++;
 	} else {
-		sb_rule *r = stmt_rule(deflt, deflt->action, SB_OP_DEFAULT);
+		sb_rule *r = stmt_rule(&c, deflt, deflt->action, SB_OP_DEFAULT);
 		add_rule(&c, r);
 	}
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind == SBX_STMT_NETWORK)
-			add_rule(&c, stmt_rule(s, s->action, SB_OP_NETWORK_ALL));
+			add_rule(&c, stmt_rule(&c, s, s->action, SB_OP_NETWORK_ALL));
 		else if (s->kind == SBX_STMT_RULE)
 			lower_rule(&c, s);
 		note_gate(&c, s->kind == SBX_STMT_RULE ? s->preset : NULL);

@@ -28,6 +28,9 @@ typedef struct {
 	sb_diag *d;
 	bool failed;
 	wmode mode;
+	/* the last rule's origin file when it has no control character: rules
+	 * share one interned name, written without a scan */
+	const char *clean_src;
 } emitter;
 
 static void out_room(emitter *e, size_t n)
@@ -148,11 +151,14 @@ static void emit_str(emitter *e, const sb_str *s, const sb_loc *loc, bool regex)
 			emit_quoted(e, s->text, loc);
 		break;
 	case SB_STR_PARAM: {
-		char *spelling = sb_param_spelling(&s->param);
+		/* a single param is spelled by its name: no copy (one per path) */
+		bool own = s->param.kind != SB_PARAM_SINGLE || s->param.index;
+		char *spelling = own ? sb_param_spelling(&s->param) : s->param.name;
 		out_s(e, "(param ");
 		emit_quoted(e, spelling, loc);
 		out_c(e, ')');
-		free(spelling);
+		if (own)
+			free(spelling);
 		break;
 	}
 	case SB_STR_APPEND:
@@ -297,7 +303,13 @@ static void emit_rule(emitter *e, const sb_rule *r)
 			*--q = (char)('0' + line % 10);
 		while (line /= 10);
 		out_s(e, "; ");
-		emit_comment_text(e, r->src_file);
+		if (r->src_file == e->clean_src) {
+			out_s(e, r->src_file);
+		} else {
+			emit_comment_text(e, r->src_file);
+			if (sb_path_bad_char(r->src_file) < 0)
+				e->clean_src = r->src_file;
+		}
 		out_c(e, ':');
 		if (sl < 0)
 			out_c(e, '-');
@@ -309,7 +321,9 @@ static void emit_rule(emitter *e, const sb_rule *r)
 	out_s(e, r->action == SB_ALLOW ? "(allow" : "(deny");
 	for (size_t i = 0; i < r->nops; i++) {
 		const char *name = op_spelling(r, i);
-		if (!name || sb_path_bad_char(name) >= 0 || strpbrk(name, " ()\";")) {
+		/* names from the operation table need no check */
+		bool table = r->ops[i] != SB_OP_OTHER && (!r->op_names || !r->op_names[i]);
+		if (!table && (!name || sb_path_bad_char(name) >= 0 || strpbrk(name, " ()\";"))) {
 			refuse(e, &r->loc, "an operation name");
 			return;
 		}

@@ -138,13 +138,13 @@ static void test_inject(char *const envp[])
 
 static char *self_exe(const char *argv0, const char *path_var)
 {
-	char *r = realpath("/proc/self/exe", NULL);
+	char *r = sb_path_real("/proc/self/exe");
 	if (r)
 		return r;
 	char *c = argv0 ? sb_cmd_resolve(argv0, path_var, NULL) : NULL;
 	if (!c)
 		return NULL;
-	r = realpath(c, NULL);
+	r = sb_path_real(c);
 	free(c);
 	return r;
 }
@@ -298,7 +298,7 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 		size_t n = strcspn(h, ";");
 		if (n == 0 || h[0] == '/')
 			return NULL;
-		char *dir = realpath(profile_path, NULL);
+		char *dir = sb_path_real(profile_path);
 		if (!dir)
 			return NULL;
 		char *slash = strrchr(dir, '/');
@@ -306,7 +306,7 @@ static char *policy_beside(const sb_profile *prof, const char *profile_path)
 			*slash = '\0';
 		char *cand = xasprintf("%s/%.*s", dir, (int)n, h);
 		free(dir);
-		char *real = realpath(cand, NULL);
+		char *real = sb_path_real(cand);
 		free(cand);
 		return real;
 	}
@@ -537,6 +537,12 @@ typedef struct std_terminals {
 	size_t n;
 } std_terminals;
 
+/* OMP_SANDBOX_KEEP_BACKGROUND=1 (or yes, true): as --keep-background.  */
+static bool keep_background_env(char *const *envp)
+{
+	return sb_flag_on(sb_env_get(envp, "OMP_SANDBOX_KEEP_BACKGROUND"));
+}
+
 static void find_std_terminals(std_terminals *t)
 {
 	t->n = 0;
@@ -665,6 +671,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .allow_unsandboxed = cfg->allow_unsandboxed,
 			     .allow_unenforceable = cfg->allow_unenforceable,
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
+			     .keep_background = cfg->keep_background ||
+						keep_background_env(cfg->envp),
 			     /* The tracer classifies with the Landlock rules: a path a
 			      * mask hides looks absent (ENOENT), not denied, and would go
 			      * unreported; tracing picks the complement unless told. */

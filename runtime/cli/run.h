@@ -39,6 +39,8 @@ typedef struct sb_run_cfg {
 	bool allow_unenforceable;      /* Linux: run although some denies cannot be enforced */
 	bool debug_denials;            /* Linux: log denials after exec (ABI >= 7) */
 	bool allow_shm;                /* Linux: grant /dev/shm */
+	bool keep_background;          /* Linux: --keep-background (or
+					* OMP_SANDBOX_KEEP_BACKGROUND=1) */
 	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
 	int write_gate;                /* Linux: 0 auto, 1 off (sb_ll_gate_mode) */
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */

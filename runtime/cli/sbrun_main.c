@@ -31,6 +31,8 @@ static void usage(FILE *out)
 	      "  --require-abi N      Linux: refuse below Landlock ABI N (default 1: any)\n"
 	      "  --debug-denials      Linux: have the kernel log denials (ABI >= 7, audit)\n"
 	      "  --allow-shm          Linux: grant /dev/shm (off by default)\n"
+	      "  --keep-background    Linux: leave the command's background processes\n"
+	      "                       running when it exits (default: they are killed)\n"
 	      "  --mechanism M        Linux: how denies inside allowed trees are enforced:\n"
 	      "                       auto (masks where namespaces can be had), masks\n"
 	      "                       (or refuse), complement (no namespaces; narrower)\n"
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
 	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
+	bool keep_background = false;
 	const char *trace_file = NULL, *learn_file = NULL;
 	int min_abi = 0, mechanism = 0, write_gate = 0;
 	sb_bindings user = { 0 };
@@ -69,7 +72,7 @@ int main(int argc, char **argv)
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
 		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
-		OPT_WRITE_GATE,
+		OPT_WRITE_GATE, OPT_KEEP_BACKGROUND,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -84,6 +87,7 @@ int main(int argc, char **argv)
 		{ "require-abi", required_argument, NULL, OPT_REQUIRE_ABI },
 		{ "debug-denials", no_argument, NULL, OPT_DEBUG_DENIALS },
 		{ "allow-shm", no_argument, NULL, OPT_ALLOW_SHM },
+		{ "keep-background", no_argument, NULL, OPT_KEEP_BACKGROUND },
 		{ "mechanism", required_argument, NULL, OPT_MECHANISM },
 		{ "write-gate", required_argument, NULL, OPT_WRITE_GATE },
 		{ "trace", optional_argument, NULL, OPT_TRACE },
@@ -128,6 +132,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_SHM:
 			allow_shm = true;
+			break;
+		case OPT_KEEP_BACKGROUND:
+			keep_background = true;
 			break;
 		case OPT_MECHANISM:
 			if (strcmp(optarg, "auto") == 0)
@@ -237,6 +244,7 @@ int main(int argc, char **argv)
 		.allow_unenforceable = allow_unenforceable,
 		.debug_denials = debug_denials,
 		.allow_shm = allow_shm,
+		.keep_background = keep_background,
 		.mechanism = mechanism,
 		.write_gate = write_gate,
 		.trace = trace,

@@ -1,5 +1,6 @@
 /* denial.c - the denial tracer (denial.h, docs/trace.md).  */
 #include "runtime/common/denial.h"
+#include "runtime/common/textesc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,12 +101,16 @@ void sb_tracer_free(sb_tracer *t)
 
 static void put_text(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			fprintf(f, *p == '\\' ? "\\\\" : "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
+	sb_text_put(f, s);   /* C0, C1, DEL, invalid UTF-8, bidi: escaped */
+}
+
+/* A rule's origin: "file:line", or the name alone for a rule made at
+ * launch (line 0: OMP_SANDBOX_NETWORK=off, runtime/common/netmode.c).  */
+static void put_origin(FILE *f, const char *file, int line)
+{
+	put_text(f, file);
+	if (line > 0)
+		fprintf(f, ":%d", line);
 }
 
 /* Length of the valid UTF-8 sequence at p, 0 when invalid.  */
@@ -541,7 +546,7 @@ static void report_text(const sb_tracer *t, const entry *e, FILE *f)
 		      "(sbrun --plan shows which rule it could not express); no variable allows it", f);
 	} else {
 		if (e->src_file)
-			fprintf(f, "%s:%d", e->src_file, e->src_line);
+			put_origin(f, e->src_file, e->src_line);
 		else if (e->detail)
 			put_text(f, e->detail);
 		else
@@ -582,7 +587,10 @@ static void report_json(const sb_tracer *t, const entry *e, const char *syscall,
 	if (e->src_file) {
 		fputs("{\"file\":", f);
 		put_json(f, e->src_file);
-		fprintf(f, ",\"line\":%d,\"statement\":", e->src_line);
+		if (e->src_line > 0)
+			fprintf(f, ",\"line\":%d,\"statement\":", e->src_line);
+		else
+			fputs(",\"line\":null,\"statement\":", f);
 		put_json_or_null(f, e->rule_text);
 		fputc('}', f);
 	} else {
@@ -696,7 +704,11 @@ void sb_tracer_summary(sb_tracer *t, int status)
 			fprintf(f, "sandbox:   %zux %s ", e->count, sb_access_word(e->access));
 			put_text(f, e->path);
 			if (e->src_file)
-				fprintf(f, " (%s:%d)", e->src_file, e->src_line);
+				{
+				fputs(" (", f);
+				put_origin(f, e->src_file, e->src_line);
+				fputc(')', f);
+			}
 			else if (e->platform_only && e->detail)
 				fputs(" (refused on this kernel)", f);
 			fputc('\n', f);
@@ -907,7 +919,8 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		if (v[i].nwhy > 1)
 			fprintf(f, " and %zu more in this directory", v[i].nwhy - 1);
 		if (e->src_file) {
-			fprintf(f, "; denied by %s:%d", e->src_file, e->src_line);
+			fputs("; denied by ", f);
+			put_origin(f, e->src_file, e->src_line);
 			if (e->rule_text) {
 				fputs(" \"", f);
 				put_text(f, e->rule_text);
@@ -939,7 +952,8 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		put_text(f, e->process ? e->process : "?");
 		fprintf(f, ": connect %s:%d", e->path, e->port);
 		if (e->src_file) {
-			fprintf(f, "; denied by %s:%d", e->src_file, e->src_line);
+			fputs("; denied by ", f);
+			put_origin(f, e->src_file, e->src_line);
 			if (e->rule_text) {
 				fputs(" \"", f);
 				put_text(f, e->rule_text);

@@ -280,7 +280,7 @@ static char *suggest_dir(const char *file, const char *home)
 int sb_launch_check_readable(const sb_profile *bound, const char *home, const char *what,
 			     const char *file, sb_diag *d)
 {
-	char *real = realpath(file, NULL);
+	char *real = sb_path_real(file);
 	const char *p = real ? real : file;
 	sb_eval *ev = sb_eval_new(bound, 0);
 	sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_READ_DATA, p, SB_VNODE_REGULAR);
@@ -309,7 +309,7 @@ int sb_launch_check_tamper(const sb_profile *bound, const char *const *files, si
 	for (size_t i = 0; i < n; i++) {
 		if (!files[i])
 			continue;
-		char *real = realpath(files[i], NULL);
+		char *real = sb_path_real(files[i]);
 		const char *p = real ? real : files[i];
 		sb_decision dec = sb_eval_decide(ev, SB_OP_FILE_WRITE_DATA, p, SB_VNODE_REGULAR);
 		if (dec.kind == SB_DEC_ALLOW) {

@@ -54,7 +54,7 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 static const char *const known_settings[] = {
 	"WORKSPACE", "EXTRA_WRITE", "EXTRA_READ", "PASS_ENV", "TOOLS", "PROTECT", "YOLO", "INHERIT_ENV",
 	"SKIP_HOME_VERIFY", "CONFIRM_WIDE", "CONFIRM_SENSITIVE_WRITE", "CONFIRM_SENSITIVE_READ",
-	"NETWORK", "ALLOW_HOSTS", "TRACE", "TRACE_FORMAT",
+	"NETWORK", "ALLOW_HOSTS", "TRACE", "TRACE_FORMAT", "KEEP_BACKGROUND",
 };
 
 int sb_settings_warn_unknown(char *const envp[], sb_diag *d)
@@ -99,7 +99,7 @@ static char *canon_dir(const char *p)
 {
 	if (!is_dir(p))
 		return NULL;
-	return realpath(p, NULL);
+	return sb_path_real(p);
 }
 
 char *sb_expand_tilde(const char *p, const char *home, const char **why)

@@ -2,6 +2,7 @@
 #include "runtime/common/protect.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -80,10 +81,38 @@ static void add(ctx *c, char ***v, size_t *n, const char *p)
 	free(can);
 }
 
+/* A hook that is a symlink (`ln -s ../../scripts/pre-commit
+ * .git/hooks/`, a common set-up) runs its target: a writable file of the
+ * tree unless it is protected too.  One level, as git looks for hooks.  */
+static void deny_link_targets(ctx *c, const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		struct stat st;
+		if (fstatat(dirfd(dh), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISLNK(st.st_mode))
+			continue;
+		char *l = xasprintf("%s/%s", dir, e->d_name);
+		char *t = realpath(l, NULL);
+		if (t)
+			add(c, &c->out->deny, &c->out->ndeny, t);
+		free(t);
+		free(l);
+	}
+	closedir(dh);
+}
+
 static void deny(ctx *c, const char *p)
 {
-	if (c->in->git)
-		add(c, &c->out->deny, &c->out->ndeny, p);
+	if (!c->in->git)
+		return;
+	add(c, &c->out->deny, &c->out->ndeny, p);
+	struct stat st;
+	if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+		deny_link_targets(c, p);
 }
 
 static void deny_in(ctx *c, const char *dir, const char *leaf)

@@ -6,6 +6,8 @@
  * synchronously (docs/egress.md: a slow resolver stalls the other
  * connections for that time).  */
 #include "runtime/common/proxy.h"
+#include "runtime/common/httpvet.h"
+#include "runtime/common/textesc.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -15,6 +17,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,6 +51,14 @@ typedef struct conn {
 	size_t naddrs, next_addr;
 	bool is_connect;               /* CONNECT: answer 200 once connected */
 	bool sni_pending;              /* CONNECT: first client bytes not checked yet */
+	/* Plain HTTP is framed and checked request by request (httpvet.h):
+	 * inside a tunnel, and after the one request of a proxy request.
+	 * `vetted` bytes from up.off on may be written upstream.  */
+	bool vet;
+	sb_hvet hv;
+	size_t vetted;
+	size_t down_seen;              /* bytes read from upstream so far */
+	int port;
 	char host[300];                /* the host the request named */
 	char what[300];                /* "CONNECT host:port" for messages */
 } conn;
@@ -212,7 +223,7 @@ static void rule_text(const sb_egress *e, long i, char *buf, size_t size)
 static char *head_end(conn *c)
 {
 	c->head[c->hlen] = '\0';
-	return strstr(c->head, "\r\n\r\n");
+	return memmem(c->head, c->hlen, "\r\n\r\n", 4);
 }
 
 /* Split "host:port" / "[v6]:port" / "host" (default_port).  */
@@ -380,6 +391,15 @@ static int decide(sb_proxy *p, conn *c, const char *host, int port)
 
 static void start_connect(sb_proxy *p, conn *c);
 
+/* "CONNECT host:port" for messages: the target comes from the sandboxed
+ * side, so it is escaped (textesc.h) and cut.  */
+static void set_what(conn *c, const char *prefix, const char *target)
+{
+	char esc[260];
+	sb_text_escape(esc, sizeof esc, target, strnlen(target, 250));
+	snprintf(c->what, sizeof c->what, "%s%s", prefix, esc);
+}
+
 /* Parse a complete head.  */
 static void on_head(sb_proxy *p, conn *c, char *end)
 {
@@ -392,11 +412,18 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 		refuse(p, c, 400, "Bad Request", "not an HTTP/1.x proxy request");
 		return;
 	}
+	/* strict lines: what a lenient server would split differently (a
+	 * bare LF, a folded line) could carry a second Host */
+	const char *bad = sb_hvet_lint(c->head, (size_t)(end + 4 - c->head));
+	if (bad) {
+		refuse(p, c, 400, "Bad Request", bad);
+		return;
+	}
 	char host[300];
 	int port;
 	size_t rest = c->hlen - (size_t)(end + 4 - c->head);
 	if (!strcasecmp(method, "CONNECT")) {
-		snprintf(c->what, sizeof c->what, "CONNECT %.250s", target);
+		set_what(c, "CONNECT ", target);
 		if (split_authority(target, strlen(target), host, sizeof host, &port, -1) < 0 ||
 		    port < 0) {
 			refuse(p, c, 400, "Bad Request", "CONNECT needs HOST:PORT");
@@ -406,6 +433,7 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 			return;
 		c->is_connect = true;
 		c->sni_pending = true;
+		c->port = port;
 		snprintf(c->host, sizeof c->host, "%s", host);
 		/* bytes sent before the 200 (an eager ClientHello) go upstream */
 		c->up.len = rest;
@@ -413,7 +441,9 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 		start_connect(p, c);
 		return;
 	}
-	snprintf(c->what, sizeof c->what, "%.20s %.250s", method, target);
+	char mtext[40];
+	snprintf(mtext, sizeof mtext, "%.20s ", method);
+	set_what(c, mtext, target);
 	if (strncasecmp(target, "http://", 7) != 0) {
 		refuse(p, c, 400, "Bad Request",
 		       strncasecmp(target, "https://", 8) == 0
@@ -470,6 +500,18 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 	memcpy(c->up.data, out, olen);
 	c->up.len = olen;
 	free(out);
+	/* One request per connection: its body is framed, and what follows
+	 * it (a pipelined request, possibly for another host of the same
+	 * server) is dropped, never sent.  */
+	snprintf(c->host, sizeof c->host, "%s", host);
+	c->port = port;
+	sb_hvet_init(&c->hv, c->host, port, true);
+	if ((bad = sb_hvet_begin(&c->hv, c->head, (size_t)(end + 4 - c->head)))) {
+		refuse(p, c, 400, "Bad Request", bad);
+		return;
+	}
+	c->vet = true;
+	c->vetted = olen - rest;
 	start_connect(p, c);
 }
 
@@ -580,28 +622,93 @@ static int client_hello_sni(const unsigned char *b, size_t n, char *out, size_t 
 	return 0;
 }
 
-/* The first bytes of a CONNECT tunnel: a TLS ClientHello must name the host
- * CONNECT named (else a server behind an allowed address could be asked for
- * another name).  True when relaying may go on.  */
+/* Does CONNECT name an IP address (no name a server could tell apart)?  */
+static bool host_is_ip(const char *host)
+{
+	unsigned char a[16];
+	char buf[300];
+	size_t n = strlen(host);
+	if (host[0] == '[' && n > 2 && n < sizeof buf) {
+		memcpy(buf, host + 1, n - 2);
+		buf[n - 2] = '\0';
+		return inet_pton(AF_INET6, buf, a) == 1;
+	}
+	return inet_pton(AF_INET, host, a) == 1;
+}
+
+static bool is_tchar(unsigned char ch)
+{
+	return isalnum(ch) || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+/* Plain HTTP at the start of a tunnel?  1 yes, 0 no, -1 more bytes are
+ * needed.  A first line (after empty ones) that reads as TOKEN SP ... and
+ * holds "HTTP/" is HTTP; a control byte or a first byte that cannot start
+ * a method says it is not.  */
+static int looks_like_http(const unsigned char *b, size_t n, bool eof)
+{
+	size_t i = 0;
+	while (i < n && (b[i] == '\r' || b[i] == '\n'))
+		i++;
+	if (i < n && !is_tchar(b[i]))
+		return 0;
+	size_t line = i;
+	for (; i < n && b[i] != '\n'; i++)
+		if ((b[i] < 0x20 && b[i] != '\r' && b[i] != '\t') || b[i] == 0x7f)
+			return 0;
+	if (i == n && !eof && n < BUF_SIZE)
+		return -1;   /* the first line is not complete yet */
+	for (size_t k = line; k + 5 <= i; k++)
+		if (!strncasecmp((const char *)b + k, "HTTP/", 5))
+			return 1;
+	return 0;
+}
+
+/* The first bytes of a CONNECT tunnel decide how it is checked, so that a
+ * server behind an allowed address cannot be asked for another name: a TLS
+ * ClientHello must name the host CONNECT named (without a server name only
+ * when CONNECT named an IP address); plain HTTP is framed and checked
+ * request by request (httpvet.h); anything else is relayed unchanged.
+ * True when relaying may go on.  */
 static bool check_sni(sb_proxy *p, conn *c)
 {
+	const unsigned char *b = (const unsigned char *)c->up.data + c->up.off;
+	size_t n = c->up.len - c->up.off;
+	if (b[0] != 0x16) {
+		int h = looks_like_http(b, n, c->up.eof);
+		if (h < 0)
+			return true;
+		if (h > 0) {
+			sb_hvet_init(&c->hv, c->host, c->port, false);
+			c->vet = true;
+			c->vetted = 0;
+		}
+		c->sni_pending = false;
+		return true;
+	}
 	char sni[256];
-	int r = client_hello_sni((const unsigned char *)c->up.data + c->up.off,
-				 c->up.len - c->up.off, sni, sizeof sni);
+	int r = client_hello_sni(b, n, sni, sizeof sni);
 	if (r == -1 && !c->up.eof)
 		return true;   /* wait for the rest of the ClientHello */
 	if (r == -1 || r == -2) {
 		refuse_log(p, c, "malformed or split TLS ClientHello");
 		return false;
 	}
+	if (r == 0 && !host_is_ip(c->host)) {
+		refuse_log(p, c, "a TLS ClientHello without a server name (SNI): the server could "
+				 "answer for any of its names; allowed only when CONNECT names an IP "
+				 "address");
+		return false;
+	}
 	if (r == 1) {
-		size_t n = strlen(sni);
-		if (n && sni[n - 1] == '.')
-			sni[n - 1] = '\0';
+		size_t sl = strlen(sni);
+		if (sl && sni[sl - 1] == '.')
+			sni[sl - 1] = '\0';
 		if (strcasecmp(sni, c->host) != 0) {
-			char msg[400];
-			snprintf(msg, sizeof msg, "TLS server name \"%.255s\" differs from the host CONNECT named",
-				 sni);
+			char msg[1400], esc[1100];
+			sb_text_escape(esc, sizeof esc, sni, strlen(sni));
+			snprintf(msg, sizeof msg, "TLS server name \"%s\" differs from the host CONNECT named",
+				 esc);
 			refuse_log(p, c, msg);
 			return false;
 		}
@@ -709,10 +816,11 @@ static bool fill(pipe_buf *b, int fd, bool may_splice)
 }
 
 /* Write from b to fd; false on a hard error.  */
-static bool drain(pipe_buf *b, int fd)
+static bool drain(pipe_buf *b, int fd, size_t limit)
 {
-	if (b->off < b->len) {
-		ssize_t n = send(fd, b->data + b->off, b->len - b->off, MSG_NOSIGNAL);
+	if (b->off < b->len && limit) {
+		size_t k = b->len - b->off < limit ? b->len - b->off : limit;
+		ssize_t n = send(fd, b->data + b->off, k, MSG_NOSIGNAL);
 		if (n > 0)
 			b->off += (size_t)n;
 		else if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -739,6 +847,63 @@ static bool drain(pipe_buf *b, int fd)
 static bool relay_done(const conn *c)
 {
 	return c->up.shut && c->down.shut;
+}
+
+/* Vet the client's bytes not vetted yet (httpvet.h).  False when the
+ * connection is refused.  */
+static bool vet_up(sb_proxy *p, conn *c)
+{
+	pipe_buf *b = &c->up;
+	if (b->off && b->off < b->len) {
+		memmove(b->data, b->data + b->off, b->len - b->off);
+		b->len -= b->off;
+		b->off = 0;
+	}
+	for (;;) {
+		size_t have = b->len - b->off - c->vetted;
+		if (!have)
+			break;
+		if (c->hv.state == SB_HV_DONE) {
+			b->len = b->off + c->vetted;   /* after the one request: dropped */
+			break;
+		}
+		const char *why;
+		long k = sb_hvet_feed(&c->hv, b->data + b->off + c->vetted, have, &why);
+		if (k < 0) {
+			char esc[200];
+			sb_text_escape(esc, sizeof esc, why, strlen(why));
+			refuse_log(p, c, esc);
+			return false;
+		}
+		if (k == 0) {
+			if (b->len == BUF_SIZE && b->off == 0 && c->hv.state != SB_HV_DONE) {
+				refuse_log(p, c, "a request head larger than the buffer, or bytes held "
+						 "while an upgrade is answered");
+				return false;
+			}
+			if (b->eof)
+				b->len = b->off + c->vetted;   /* an incomplete request: never sent */
+			break;
+		}
+		c->vetted += (size_t)k;
+	}
+	if (c->hv.state == SB_HV_OPAQUE && c->vetted == b->len - b->off)
+		c->vet = false;   /* the protocol was switched: relayed as it comes */
+	return true;
+}
+
+/* A request asked for a protocol upgrade: the first bytes of the answer
+ * (peeked, not read) say whether the rest is still HTTP.  */
+static void peek_answer(conn *c)
+{
+	char a[12];
+	if (c->down_seen) {
+		sb_hvet_answer(&c->hv, "", 0);   /* bytes came before: not its answer */
+		return;
+	}
+	ssize_t k = recv(c->ufd, a, sizeof a, MSG_PEEK | MSG_DONTWAIT);
+	if (k == (ssize_t)sizeof a || k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR))
+		sb_hvet_answer(&c->hv, a, k > 0 ? (size_t)k : 0);
 }
 
 /* ---- the loop ---- */
@@ -786,6 +951,12 @@ static bool step(sb_proxy *p, conn *c, short cre, short ure)
 		if (n < 0)
 			return true;
 		c->hlen += (size_t)n;
+		if (memchr(c->head, '\0', c->hlen)) {
+			/* strstr would stop at it and the head never end */
+			snprintf(c->what, sizeof c->what, "request");
+			refuse(p, c, 400, "Bad Request", "a NUL byte in the request head");
+			return true;
+		}
 		char *end = head_end(c);
 		if (end)
 			on_head(p, c, end);
@@ -800,21 +971,38 @@ static bool step(sb_proxy *p, conn *c, short cre, short ure)
 			on_connected(p, c);
 		return true;
 	case C_ANSWER:
-		if (!drain(&c->down, c->cfd))
+		if (!drain(&c->down, c->cfd, SIZE_MAX))
 			return false;
 		return c->down.off < c->down.len;
-	case C_RELAY:
-		if ((cre & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->up, c->cfd, !c->sni_pending))
+	case C_RELAY: {
+		if ((cre & (POLLIN | POLLHUP | POLLERR)) &&
+		    !fill(&c->up, c->cfd, !c->sni_pending && !c->vet))
 			return false;
-		if ((ure & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->down, c->ufd, true))
+		bool holding = c->vet && c->hv.state == SB_HV_UPGRADE;
+		if (holding && (ure & (POLLIN | POLLHUP | POLLERR)))
+			peek_answer(c);
+		holding = c->vet && c->hv.state == SB_HV_UPGRADE;
+		size_t before = pending(&c->down);
+		if (!holding && (ure & (POLLIN | POLLHUP | POLLERR)) && !fill(&c->down, c->ufd, true))
 			return false;
+		c->down_seen += pending(&c->down) - before;
 		if (c->sni_pending && c->up.len > c->up.off && !check_sni(p, c))
 			return false;
 		if (c->sni_pending && c->up.eof && c->up.len == c->up.off)
 			c->sni_pending = false;
-		if ((!c->sni_pending && !drain(&c->up, c->ufd)) || !drain(&c->down, c->cfd))
+		if (c->vet && !c->sni_pending && !vet_up(p, c))
+			return false;
+		if (!c->sni_pending) {
+			size_t was = pending(&c->up);
+			if (!drain(&c->up, c->ufd, c->vet ? c->vetted : SIZE_MAX))
+				return false;
+			if (c->vet)
+				c->vetted -= was - pending(&c->up);
+		}
+		if (!drain(&c->down, c->cfd, SIZE_MAX))
 			return false;
 		return !relay_done(c);
+	}
 	}
 	return false;
 }
@@ -848,7 +1036,7 @@ static short upstream_events(const conn *c)
 	short ev = 0;
 	if (has_room(&c->down))
 		ev |= POLLIN;
-	if (pending(&c->up) && !c->sni_pending)
+	if ((c->vet ? c->vetted : pending(&c->up)) && !c->sni_pending)
 		ev |= POLLOUT;
 	return ev;
 }

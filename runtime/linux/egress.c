@@ -121,12 +121,12 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 	sb_sup_exit(s, wstatus);
 }
 
-int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, sb_diag *d)
+int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, bool end_tree, sb_diag *d)
 {
 	int sp[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
 		return fail(d, "socketpair", errno);
-	sb_sup s;
+	sb_sup s = { .end_tree = end_tree };
 	pid_t pid = sb_sup_fork(&s);
 	if (pid < 0) {
 		close(sp[0]);

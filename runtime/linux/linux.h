@@ -21,6 +21,8 @@ typedef struct sb_linux_opts {
 	bool allow_unsandboxed;      /* run without Landlock, warning every time */
 	bool debug_denials;          /* LOG_NEW_EXEC_ON on ABI >= 7 */
 	bool allow_shm;              /* grant /dev/shm (opt-in) */
+	bool keep_background;        /* leave the tree's processes running after
+				      * the command (runtime/linux/tree.h) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
 	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
 	int gate;                    /* sb_ll_gate_mode (ll_internal.h): 0 = auto */

@@ -7,6 +7,7 @@
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/tree.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/supervise.h"
 
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -79,6 +81,35 @@ static int cloexec_inherited(void)
 		}
 	}
 	closedir(dir);
+	return 0;
+}
+
+/* The standard descriptors stay open in the tree.  A directory (or an
+ * O_PATH descriptor of one, or of a symlink) is a handle on the tree
+ * outside the mount namespace: openat(0, ".ssh/id_rsa") walks the
+ * unmasked tree, and the complement's rules are on paths it does not
+ * resolve; a block device reads the disk below every rule.  Terminals,
+ * pipes, sockets, regular files and character devices are what commands
+ * are run with, and reach nothing beyond themselves.  */
+static int check_std_fds(sb_diag *d)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) != 0)
+			continue;   /* closed */
+		const char *what = S_ISDIR(st.st_mode)   ? "a directory"
+				   : S_ISBLK(st.st_mode) ? "a block device"
+				   : S_ISLNK(st.st_mode) ? "a symbolic link (O_PATH)"
+							 : NULL;
+		if (!what)
+			continue;
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "launch",
+			       "standard %s (descriptor %d) is %s: the sandboxed command could reach "
+			       "files through it that the sandbox denies; refusing to run",
+			       fd == 0 ? "input" : fd == 1 ? "output" : "error", fd, what);
+		sb_diag_note(d, NULL, "redirect it from or to a file, a pipe or /dev/null");
+		return SB_REFUSED;
+	}
 	return 0;
 }
 
@@ -229,7 +260,8 @@ static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock,
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return fail(d, "socketpair for the write gate", errno);
-	sb_sup sup;
+	/* the launch's own supervising parent ends the tree (tree.h) */
+	sb_sup sup = { .end_tree = false };
 	pid_t pid = sb_sup_fork(&sup);
 	if (pid < 0) {
 		int e = errno;
@@ -243,6 +275,10 @@ static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock,
 		return 0;
 	}
 	close(sv[1]);
+	/* The gate opens files for the tree, /dev/tty among them: without a
+	 * terminal on 0-2 it must have no controlling terminal either
+	 * (tree.h; tests/escape/44-terminal-after-exit.sh).  */
+	sb_tree_detach();
 	sb_gate_run(plan, sv[0], &sup, gt);
 }
 
@@ -309,7 +345,11 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	int rfd = -1, rc, canary = -1;
 	/* namespaces first: the ruleset and filters are made in the child */
 	int events = o->trace ? o->trace_events : -1;
-	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, d)) != 0)
+	if ((rc = check_std_fds(d)) != 0)
+		return rc;
+	if ((rc = sb_tree_guard(o, d)) != 0)   /* a supervising parent (tree.h) */
+		return rc;
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background, d)) != 0)
 		return rc;
 	if (!o->egress && events >= 0)
 		close(events);   /* no proxy: nobody reports to it */
@@ -354,7 +394,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	bool net_block = sb_ll_plan_net_block(plan);
 	/* Traced, the trace filter refuses those sockets instead, so the
 	 * refusal is seen (trace_notify.h).  */
-	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace) < 0) {
+	sb_keyring_fresh();   /* before the filter refuses keyctl */
+	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace, o->egress != NULL) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}
@@ -434,6 +475,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		close(canary);
 		canary = -1;
 	}
+	sb_tree_detach();   /* no terminal: a session of its own (tree.h) */
 	rc = exec_it(path, argv, envp, d);
 out:
 	if (rfd >= 0)

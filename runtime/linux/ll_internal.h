@@ -279,10 +279,15 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
  * new network namespace, or SB_REFUSED after reporting why not.  */
 struct sb_diag;
 struct sb_egress;
-int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, struct sb_diag *d);
+int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, bool end_tree,
+		       struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
-int sb_seccomp_install(bool block_af_unix, bool block_all_sockets);
+int sb_seccomp_install(bool block_af_unix, bool block_all_sockets, bool namespaced_only);
+/* A fresh, empty session keyring for the tree (keyctl(2)
+ * KEYCTL_JOIN_SESSION_KEYRING): the inherited one is no longer possessed.
+ * Best effort: a kernel without keys has nothing to hide.  */
+void sb_keyring_fresh(void);
 /* ll_abi.c: per feature, the mechanism at `abi` or what replaces or is
  * lost below the ABI that adds it (sbrun --doctor and --plan).  */
 void sb_ll_abi_report(FILE *out, int abi, const char *prefix);

@@ -4,6 +4,7 @@
  * signals) and the human-readable plan (sbrun --plan).  */
 #include "runtime/linux/linux.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/common/textesc.h"
 
 #include <string.h>
 
@@ -208,30 +209,39 @@ void sb_ll_plan_print(const sb_ll_plan *plan, FILE *out)
 		fprintf(out, "# write gate: unavailable: %s\n", plan->gate_off);
 	for (size_t i = 0; i < plan->r.n; i++) {
 		const sb_ll_rule *r = &plan->r.v[i];
-		fprintf(out, "rule %-6s %s %s\n", r->origin, r->path,
-			sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
+		/* names come from the file system, which the sandbox writes:
+		 * escaped like the trace's (runtime/common/textesc.h) */
+		fprintf(out, "rule %-6s ", r->origin);
+		sb_text_put(out, r->path);
+		fprintf(out, " %s\n", sb_ll_rights_str(r->rights & ai.fs_mask, b, sizeof b));
 	}
 	for (size_t i = 0; i < plan->masks.n; i++) {
 		const sb_ll_mask *m = &plan->masks.v[i];
-		fprintf(out, "mask %-9s %s (%s", sb_ll_mask_kind_name(m), m->path,
-			m->why ? m->why : "deny");
+		fprintf(out, "mask %-9s ", sb_ll_mask_kind_name(m));
+		sb_text_put(out, m->path);
+		fprintf(out, " (%s", m->why ? m->why : "deny");
 		if (m->src_line)
 			fprintf(out, ", %s:%d", m->src_file ? m->src_file : "<profile>", m->src_line);
 		fprintf(out, ") takes %s\n", sb_ll_rights_str(m->removed_node & ai.fs_mask, b, sizeof b));
-		for (size_t k = 0; k < m->nexpose; k++)
-			fprintf(out, "  bound back %s\n", m->expose[k].path);
+		for (size_t k = 0; k < m->nexpose; k++) {
+			fputs("  bound back ", out);
+			sb_text_put(out, m->expose[k].path);
+			fputc('\n', out);
+		}
 	}
 	for (size_t i = 0; i < plan->nwarnings; i++)
 		fprintf(out, "warning: %s\n", plan->warnings[i]);
 	if (plan->egress)
 		fprintf(out, "netns loopback only; egress proxy " SB_LL_PROXY_ADDR
-			" (host rules); seccomp socket(AF_UNIX) -> EPERM\n");
+			" (host rules); seccomp socket(AF_UNIX) -> EPERM; socket(any family but "
+			"AF_INET, AF_INET6, AF_NETLINK) -> EAFNOSUPPORT\n");
 	else if (plan->net_block)
 		fprintf(out, "seccomp socket(any family) -> EPERM (network denied)\n");
 	else if (plan->unix_block)
 		fprintf(out, "seccomp socket(AF_UNIX) -> EPERM%s\n",
 			plan->plan_abi >= 9 ? " (not needed: RESOLVE_UNIX)" : "");
-	fprintf(out, "seccomp ioctl(TIOCSTI|TIOCLINUX) -> EPERM; io_uring_setup -> EPERM\n");
+	fprintf(out, "seccomp ioctl(TIOCSTI|TIOCLINUX) -> EPERM; io_uring_setup -> EPERM; "
+		     "keyctl, add_key, request_key -> EPERM (a fresh session keyring)\n");
 	if (!(ai.fs_mask & SB_LL_TRUNCATE))
 		fprintf(out, "seccomp truncate() -> EPERM; open*(O_TRUNC, not for writing) -> EPERM; "
 			     "openat2 -> ENOSYS (no Landlock TRUNCATE below ABI 3)\n");

@@ -3,6 +3,7 @@
  * signalfd make the child's end and the forwarded signals two descriptors
  * the parent's poll loop waits on: no signal handler, no global state.  */
 #include "runtime/linux/supervise.h"
+#include "runtime/linux/tree.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ pid_t sb_sup_fork(sb_sup *s)
 	if (sigprocmask(SIG_BLOCK, &set, &s->saved) < 0)
 		return -1;
 	pid_t parent = getpid();
+	/* before the fork, so no orphan of the tree can reach init first */
+	sb_tree_reaper();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -54,6 +57,11 @@ pid_t sb_sup_fork(sb_sup *s)
 		return 0;
 	}
 	s->child = pid;
+	/* This process never execs: a write or splice(2) into a socket or
+	 * pipe the tree closed must fail with EPIPE, not end the proxy or the
+	 * trace supervisor (a sandboxed process could end its supervisor at
+	 * will; tests/escape/41-proxy-sigpipe.sh).  The child keeps the default.  */
+	signal(SIGPIPE, SIG_IGN);
 	s->pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
 	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s->pidfd < 0 || s->sigfd < 0) {
@@ -93,6 +101,8 @@ void sb_sup_exit(sb_sup *s, int wstatus)
 {
 	close(s->pidfd);
 	close(s->sigfd);
+	if (s->end_tree)
+		sb_tree_end();
 	fflush(NULL);
 	if (WIFSIGNALED(wstatus)) {
 		int sig = WTERMSIG(wstatus);

@@ -15,9 +15,13 @@ typedef struct sb_sup {
 	int pidfd;        /* parent: readable when the child has exited */
 	int sigfd;        /* parent: signalfd of the forwarded signals */
 	sigset_t saved;   /* the signal mask before the fork */
+	/* Set by the caller: sb_sup_exit ends what is left of the tree
+	 * (runtime/linux/tree.h) before it exits; false: --keep-background.  */
+	bool end_tree;
 } sb_sup;
 
-/* Fork.  Returns 0 in the child (signal mask restored), the child's pid in
+/* Fork; the parent becomes the tree's child subreaper (tree.h) and
+ * ignores SIGPIPE.  Returns 0 in the child (signal mask restored), the child's pid in
  * the parent (pidfd and sigfd open), or -1 with errno.  */
 pid_t sb_sup_fork(sb_sup *s);
 /* Parent: `fd` (pidfd or sigfd) is readable.  Forwards a signal, or reaps

@@ -8,6 +8,7 @@
 #include "runtime/linux/notify_server.h"
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/trace_notify.h"
+#include "runtime/linux/tree.h"
 #include "runtime/common/denial.h"
 #include "runtime/common/proxy.h"
 
@@ -85,7 +86,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 			       "cannot start the trace supervisor: socketpair: %s", strerror(errno));
 		return SB_REFUSED;
 	}
-	sb_sup sup;
+	sb_sup sup = { .end_tree = !o->keep_background };
 	pid_t pid = sb_sup_fork(&sup);
 	if (pid < 0) {
 		int e = errno;
@@ -175,6 +176,8 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	if (!done)   /* poll failed: still wait, never leave the child */
 		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
+	if (sup.end_tree)
+		sb_tree_end();   /* what the command left behind (tree.h) */
 	sb_notify_server_stop(&srv);
 	if (n)
 		sb_trace_notifier_set_lock(n, NULL);

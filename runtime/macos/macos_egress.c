@@ -89,6 +89,7 @@ int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
 	const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	for (size_t i = 0; i < sizeof fwd / sizeof fwd[0]; i++)
 		sigaction(fwd[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);   /* the proxy writes into sockets the tree may close */
 	/* a terminal's ^C reaches the child directly; the proxy must outlive it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);

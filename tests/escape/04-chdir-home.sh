@@ -1,8 +1,10 @@
 DESC="chdir into \$HOME, then relative and /proc/self/cwd paths"
 EXPECT=blocked
+STEPS=1
 inside() {
 	control cd "$HOME"
 	cd "$HOME" || return
+	[ "$PWD" = "$HOME" ] && reached "the working directory is \$HOME"
 	deny cat .ssh/id_rsa
 	deny cat notes.txt
 	deny cat /proc/self/cwd/.aws/credentials

@@ -1,6 +1,8 @@
 DESC="renaming the workspace, ~/.omp or ~/.ssh from inside (to pull a denied tree into a granted one)"
 EXPECT=blocked
+STEPS=1
 inside() {
+	[ -d "$HOME/proj" ] && [ -d "$HOME/.omp" ] && reached "both writable roots exist"
 	deny "$PROBE" rename "$HOME/proj" "$HOME/proj2"
 	deny "$PROBE" rename "$HOME/.omp" "$HOME/.omp-old"
 	deny "$PROBE" rename "$HOME/.ssh" "$HOME/proj/ssh"

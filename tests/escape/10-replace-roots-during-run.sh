@@ -1,5 +1,6 @@
 DESC="the workspace and ~/.omp replaced by symlinks into \$HOME and ~/.ssh while the sandbox runs"
 EXPECT=blocked
+STEPS=1
 setup() {
 	# swap once the sandboxed side runs (it leaves a marker in the
 	# workspace), not after a fixed delay a loaded host can outlast
@@ -14,6 +15,7 @@ inside() {
 		# the workspace and ~/.omp are bind mounts of what the launch
 		# saw: a swap outside is not seen inside; give it time to happen
 		sleep 3
+		reached "3 s after the marker: the swap outside has had its time"
 		deny cat "$HOME/proj/.ssh/id_rsa"
 		deny cat "$HOME/proj/notes.txt"
 		deny cat "$HOME/.omp/id_rsa"
@@ -25,6 +27,7 @@ inside() {
 		echo "CONTROL-FAIL: the outside swap did not happen"
 		return
 	fi
+	reached "the roots were swapped outside during the run"
 	deny cat "$HOME/proj/.ssh/id_rsa"
 	deny cat "$HOME/proj/notes.txt"
 	deny cat "$HOME/.omp/id_rsa"

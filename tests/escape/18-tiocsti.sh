@@ -1,8 +1,10 @@
 DESC="TIOCSTI keystroke injection into the terminal (under a pty), incl. high cmd bits"
 EXPECT=blocked
+STEPS=1
 launch() { run_inside_pty; }
 inside() {
 	[ -t 0 ] || echo "CONTROL-FAIL: stdin is not a terminal"
+	[ -t 0 ] && reached "stdin is the terminal"
 	local out
 	out=$("$PROBE" tiocsti 2>&1)
 	printf '%s\n' "$out" | sed 's/^/    /'

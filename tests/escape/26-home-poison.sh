@@ -1,5 +1,6 @@
 DESC="HOME pointed elsewhere before launch, to move the read-deny away from the real home"
 EXPECT=blocked
+STEPS=1
 NO_INSIDE=1
 launch() {
 	mkdir -p /mnt/esc-fakehome && chmod 0777 /mnt/esc-fakehome
@@ -12,6 +13,7 @@ launch() {
 inside() {
 	[ "$HOME" = /mnt/esc-fakehome ] && echo "CONTROL-FAIL: the poisoned HOME reached the sandbox"
 	[ "$HOME" = "$REALHOME" ] || echo "CONTROL-FAIL: HOME inside is $HOME, not the real home"
+	[ "$HOME" = "$REALHOME" ] && reached "HOME inside is the real home"
 	deny cat "$REALHOME/.ssh/id_rsa"
 	deny cat "$REALHOME/notes.txt"
 }

@@ -1,5 +1,6 @@
 DESC="PATH poisoned with fake helper tools before launch (the launcher must run none of them)"
 EXPECT=blocked
+STEPS=1
 setup() {
 	mkdir -p /mnt/esc-evil && chmod 0755 /mnt/esc-evil
 	for t in sh bash dash env cat ls id getent uname mkdir rm mktemp realpath readlink \
@@ -10,7 +11,7 @@ setup() {
 }
 launch() { run_inside PATH=/mnt/esc-evil:/usr/bin:/bin; }
 inside() {
-	:   # only builtins: the point is what the launcher runs
+	reached "the command ran, launched with a poisoned PATH"   # a builtin: the point is what the launcher runs
 }
 verify() {
 	local ran

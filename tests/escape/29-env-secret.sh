@@ -1,5 +1,6 @@
 DESC="secrets and loader-injection variables in the parent environment"
 EXPECT=blocked
+STEPS=1
 setup() {
 	printf 'echo PWNED >/mnt/PWNED-bashenv\n' >/mnt/esc-bashenv
 }
@@ -13,5 +14,6 @@ inside() {
 	e=$(cat /proc/self/environ | tr '\0' '\n')
 	case $e in *PATH=*) ;; *) echo "CONTROL-FAIL: the environment could not be read" ;; esac
 	printf '%s\n' "$e" | sed 's/^/    env: /'
+	case $e in *PATH=*) reached "the environment inside was read" ;; esac
 	case $e in *LD_PRELOAD*|*BASH_ENV*|*NODE_OPTIONS*|*API_KEY*) echo "ESCAPED: a secret or loader variable passed" ;; esac
 }

@@ -1,5 +1,6 @@
 DESC="writes outside the writable roots: \$HOME, ~/.ssh, /home, system places, truncation"
 EXPECT=blocked
+STEPS=1
 setup() {
 	mkdir -p /mnt/esc-sys && chmod 0777 /mnt/esc-sys
 }
@@ -13,6 +14,7 @@ inside() {
 	deny mkdir "$HOME/.config"
 	control "$PROBE" write ./ok
 	control "$PROBE" write "$HOME/.omp/ok"
+	[ -e ./ok ] && reached "writes in the workspace work"
 }
 verify() {
 	[ -s "$H/notes.txt" ] && [ ! -e "$H/.ssh/authorized_keys" ] && [ ! -e "$H/.config" ]

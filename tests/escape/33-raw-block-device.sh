@@ -1,5 +1,6 @@
 DESC="reading a raw block device (the disk under \$HOME)"
 EXPECT=blocked
+STEPS=1
 inside() {
 	local dev=""
 	for d in /dev/*; do
@@ -9,6 +10,7 @@ inside() {
 		skip "no block device node in /dev"
 		return
 	fi
+	reached "a block device node: $dev"
 	deny "$PROBE" read "$dev"
 	deny dd if="$dev" of=/dev/null bs=512 count=1
 }

@@ -1,6 +1,8 @@
 DESC="planting code in writable ~/.omp that omp later runs outside the sandbox"
 EXPECT=limitation
+STEPS=1
 inside() {
+	[ -d "$HOME/.omp/agent" ] && reached "~/.omp/agent exists inside"
 	# the places omp loads code from are protected by default (examples/protect/omp.sbx) ...
 	deny "$PROBE" write "$HOME/.omp/agent/config.yml"
 	deny mkdir -p "$HOME/.omp/agent/extensions"

@@ -1,8 +1,10 @@
 DESC="metadata of \$HOME files: stat, and chmod/utime of the user's own files"
+STEPS=1
 # With masks $HOME is an empty tmpfs: its files cannot even be stat'ed.  The
 # complement expansion leaves metadata to Landlock, which does not cover it.
 if [ "${MECH:-}" = masks ]; then EXPECT=blocked; else EXPECT=limitation; fi
 inside() {
+	[ -e "$HOME/proj/readme.txt" ] && reached "the workspace is visible"
 	if [ "$MECH" = masks ]; then
 		deny stat "$HOME/.ssh/id_rsa"
 		deny chmod 0644 "$HOME/notes.txt"

@@ -1,4 +1,5 @@
 DESC="around the masks through /proc: /proc/self/root, /proc/<pid>/root and setns(/proc/<pid>/ns/mnt) of outside processes (the launcher's parent and another)"
+STEPS=1
 EXPECT=blocked
 setup() {
 	spawn_outside sleep 300
@@ -11,4 +12,5 @@ inside() {
 	deny "$PROBE" setns "$PPID" "$HOME/.ssh/id_rsa"
 	deny nsenter -t "$OUT_PID" -m cat "$HOME/.ssh/id_rsa"
 	control cat /proc/self/status
+	[ -d "/proc/$OUT_PID" ] && reached "the outside process is visible"
 }

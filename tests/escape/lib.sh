@@ -51,3 +51,22 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# reached TEXT: the technique got to the step it is about (before the check
+# that must fail).  A technique that names STEPS=N must print N of them,
+# so a failure earlier (a missing tool, a refused preparation) cannot pass
+# as "blocked" (suite-escape.sh).
+reached() {
+	echo "REACHED: $*"
+}
+
+# outside (setup/launch): compile a policy for a technique into a profile
+# every identity can read; prints its path.
+compile_profile() {   # NAME POLICY-TEXT
+	local d=/mnt/.esc-prof
+	mkdir -p "$d" && chmod 0755 "$d"
+	printf '%s\n' "$2" >"$d/$1.sbx"
+	"$B/bin/sbc" -o "$d/$1.sb" "$d/$1.sbx" >/dev/null 2>&1 || return 1
+	chmod 0644 "$d/$1.sb" "$d/$1.sbx"
+	echo "$d/$1.sb"
+}

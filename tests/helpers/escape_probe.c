@@ -392,9 +392,9 @@ static int do_bind(const char *src, const char *dst, const char *rel)
 		refused("unshare(CLONE_NEWNS)");
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
 			return refused("unshare(CLONE_NEWUSER|CLONE_NEWNS)");
-		printf("unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
+		printf("REACHED: unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
 	} else {
-		printf("unshare(CLONE_NEWNS): ok\n");
+		printf("REACHED: unshare(CLONE_NEWNS): ok\n");
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		refused("mount --make-rprivate /");
@@ -470,7 +470,7 @@ static int do_unmask(const char *how, const char *masked, const char *rel)
 			 * namespace, where the masks are locked */
 			if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
 				return refused("unshare(CLONE_NEWUSER|CLONE_NEWNS)");
-			printf("unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
+			printf("REACHED: unshare(CLONE_NEWUSER|CLONE_NEWNS): ok\n");
 		}
 		if (try_unmask(how, masked, rel) == 0) {
 			printf("%s %s: ok (round %d)\n", how, masked, round);
@@ -500,10 +500,248 @@ static int do_setns(int pid, const char *path)
 	return do_read(path);
 }
 
+/* ---- techniques 38-49 ---- */
+
+/* A new user namespace without a uid_map (writing it is a file write
+ * Landlock refuses): full capabilities there, over nothing outside.  */
+static int enter_userns(int flags)
+{
+	if (unshare(CLONE_NEWUSER | flags) != 0)
+		return refused("unshare(CLONE_NEWUSER)");
+	char line[256] = "";
+	FILE *f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "CapEff:", 7))
+			break;
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	printf("REACHED: in a new user namespace%s (%s)\n", flags & CLONE_NEWNS ? " and mount namespace" : "", line);
+	return 0;
+}
+
+static int do_userns_read(const char *path)
+{
+	return enter_userns(0) ? 1 : do_read(path);
+}
+
+static int do_userns_mount(const char *target)
+{
+	if (enter_userns(CLONE_NEWNS))
+		return 1;
+	if (mount("sbx", target, "tmpfs", 0, NULL) != 0)
+		return refused("mount tmpfs");
+	printf("mount tmpfs on %s: ok\n", target);
+	return 0;
+}
+
+static int do_userns_umount(const char *target, const char *rel)
+{
+	if (enter_userns(CLONE_NEWNS))
+		return 1;
+	if (umount2(target, MNT_DETACH) != 0)
+		return refused("umount2(MNT_DETACH)");
+	printf("umount %s: ok\n", target);
+	char p[4096];
+	snprintf(p, sizeof p, "%s/%s", target, rel);
+	return do_read(p);
+}
+
+/* Every address family but those a network namespace confines.  */
+static int do_families(void)
+{
+	static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET, SOCK_RAW };
+	int created = 0;
+	for (int fam = 0; fam < 64; fam++) {
+		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
+			continue;
+		for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+			int fd = socket(fam, types[t] | SOCK_CLOEXEC, 0);
+			if (fd >= 0) {
+				printf("family %d type %d: created\n", fam, types[t]);
+				created++;
+				close(fd);
+			}
+		}
+	}
+	printf("families: %d sockets created\n", created);
+	return created ? 0 : 1;
+}
+
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+struct sbx_sockaddr_vm {
+	unsigned short svm_family, svm_reserved1;
+	unsigned int svm_port, svm_cid;
+	unsigned char svm_zero[4];
+};
+
+static int do_vsock(void)
+{
+	int fd = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return refused("socket(AF_VSOCK)");
+	struct sbx_sockaddr_vm a = { .svm_family = AF_VSOCK, .svm_port = 0xffffffffU,
+				     .svm_cid = 0xffffffffU };
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		close(fd);
+		return refused("bind(AF_VSOCK)");
+	}
+	printf("AF_VSOCK: socket created and bound\n");
+	close(fd);
+	return 0;
+}
+
+/* keyctl(2) by number: libkeyutils is not a dependency.  */
+#define K_SESSION (-3)
+#define K_USER (-4)
+static long kc(int op, long a, long b, long c, long d)
+{
+	return syscall(SYS_keyctl, op, a, b, c, d);
+}
+
+static long key_read(long id, char *buf, size_t size)
+{
+	long n = kc(11 /* KEYCTL_READ */, id, (long)buf, (long)size - 1, 0);
+	if (n >= 0)
+		buf[n < (long)size - 1 ? n : (long)size - 1] = '\0';
+	return n;
+}
+
+/* Outside: a key in a fresh session keyring and one in the user keyring,
+ * then CMD with SBX_KEY_IDS naming them; the user keyring's key is removed
+ * after CMD.  */
+static int do_key_run(const char *desc, const char *payload, char **cmd)
+{
+	if (kc(1 /* KEYCTL_JOIN_SESSION_KEYRING */, 0, 0, 0, 0) < 0)
+		return refused("keyctl(JOIN_SESSION_KEYRING)");
+	/* as pam_keyinit does: the user keyring linked from the session's, so
+	 * its keys are possessed */
+	if (kc(8 /* KEYCTL_LINK */, K_USER, K_SESSION, 0, 0) < 0)
+		return refused("keyctl(LINK @u into @s)");
+	char udesc[256], sp[256], up[256];
+	snprintf(udesc, sizeof udesc, "%s-u", desc);
+	snprintf(sp, sizeof sp, "%s-session", payload);
+	snprintf(up, sizeof up, "%s-user", payload);
+	long s = syscall(SYS_add_key, "user", desc, sp, strlen(sp), K_SESSION);
+	long u = syscall(SYS_add_key, "user", udesc, up, strlen(up), K_USER);
+	if (s < 0 || u < 0)
+		return refused("add_key");
+	char buf[256];
+	if (key_read(s, buf, sizeof buf) < 0 || key_read(u, buf, sizeof buf) < 0)
+		return refused("control: keyctl(READ) outside");
+	char ids[64];
+	snprintf(ids, sizeof ids, "%ld %ld", s, u);
+	setenv("SBX_KEY_IDS", ids, 1);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	kc(3 /* KEYCTL_REVOKE */, u, 0, 0, 0);
+	kc(9 /* KEYCTL_UNLINK */, u, K_USER, 0, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* Inside: read the keys by id, by search in the session and user keyrings,
+ * and plant one in the user keyring.  0 when anything worked.  */
+static int do_key_steal(const char *desc, const char *ids)
+{
+	int got = 0;
+	char buf[256], udesc[256];
+	snprintf(udesc, sizeof udesc, "%s-u", desc);
+	long id[2] = { 0, 0 };
+	if (sscanf(ids, "%ld %ld", &id[0], &id[1]) != 2)
+		return refused("SBX_KEY_IDS");
+	printf("REACHED: key ids %ld %ld known inside\n", id[0], id[1]);
+	for (int i = 0; i < 2; i++) {
+		if (key_read(id[i], buf, sizeof buf) >= 0) {
+			printf("read key %ld: %s\n", id[i], buf);
+			got++;
+		} else {
+			refused("keyctl(READ) by id");
+		}
+	}
+	const char *descs[2] = { desc, udesc };
+	const long rings[2] = { K_SESSION, K_USER };
+	for (int i = 0; i < 2; i++)
+		for (int r = 0; r < 2; r++) {
+			long k = kc(10 /* KEYCTL_SEARCH */, rings[r], (long)"user", (long)descs[i], 0);
+			if (k >= 0 && key_read(k, buf, sizeof buf) >= 0) {
+				printf("found %s: %s\n", descs[i], buf);
+				got++;
+			} else if (k < 0) {
+				refused("keyctl(SEARCH)");
+			}
+		}
+	long planted = syscall(SYS_add_key, "user", "sbx-planted", "x", 1, K_USER);
+	if (planted >= 0) {
+		printf("add_key into the user keyring: %ld\n", planted);
+		kc(9, planted, K_USER, 0, 0);
+		got++;
+	} else {
+		refused("add_key(user keyring)");
+	}
+	return got ? 0 : 1;
+}
+
+/* A process left behind: it survives the command, ignores the job-control
+ * and hang-up signals, and after a while tries to take the terminal.  */
+static int do_tty_linger(const char *dir, const char *secs)
+{
+	signal(SIGTTOU, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	char p[4096];
+	usleep((useconds_t)(atof(secs) * 1e6));
+	snprintf(p, sizeof p, "%s/LINGER-ALIVE", dir);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	int t = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (t >= 0 && tcsetpgrp(t, getpgrp()) == 0) {
+		snprintf(p, sizeof p, "%s/LINGER-STOLE-TTY", dir);
+		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+static int do_tty_open(void)
+{
+	int t = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (t < 0)
+		return refused("open /dev/tty");
+	signal(SIGTTOU, SIG_IGN);
+	int r = tcsetpgrp(t, getpgrp());
+	printf("open /dev/tty: ok; tcsetpgrp: %s\n", r == 0 ? "ok" : strerror(errno));
+	close(t);
+	return 0;
+}
+
+/* openat(FD, REL): a descriptor inherited on a standard stream.  */
+static int do_fdwalk(int fd, const char *rel)
+{
+	int f = openat(fd, rel, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return refused("openat(inherited fd)");
+	int rc = dump_fd(f, rel);
+	close(f);
+	return rc;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: escape_probe read|write|trunc-ro|opath|fdread|fdwrite|ptrace|kill|tiocsti|"
-			"tioclinux|connect|listen|uring|memfd-exec|mknod|link|rename|chroot|bind|unmask|setns ARGS\n");
+			"tioclinux|connect|listen|uring|memfd-exec|mknod|link|rename|chroot|bind|unmask|setns|"
+			"userns-read|userns-mount|userns-umount|families|vsock|key-run|key-steal|tty-linger|"
+			"tty-open|fdwalk ARGS\n");
 	return 2;
 }
 
@@ -535,5 +773,15 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "bind")) { NEED(3); return do_bind(argv[2], argv[3], argv[4]); }
 	if (!strcmp(c, "unmask")) { NEED(3); return do_unmask(argv[2], argv[3], argv[4]); }
 	if (!strcmp(c, "setns")) { NEED(2); return do_setns(atoi(argv[2]), argv[3]); }
+	if (!strcmp(c, "userns-read")) { NEED(1); return do_userns_read(argv[2]); }
+	if (!strcmp(c, "userns-mount")) { NEED(1); return do_userns_mount(argv[2]); }
+	if (!strcmp(c, "userns-umount")) { NEED(2); return do_userns_umount(argv[2], argv[3]); }
+	if (!strcmp(c, "families")) return do_families();
+	if (!strcmp(c, "vsock")) return do_vsock();
+	if (!strcmp(c, "key-run")) { NEED(3); return do_key_run(argv[2], argv[3], argv + 4); }
+	if (!strcmp(c, "key-steal")) { NEED(2); return do_key_steal(argv[2], argv[3]); }
+	if (!strcmp(c, "tty-linger")) { NEED(2); return do_tty_linger(argv[2], argv[3]); }
+	if (!strcmp(c, "tty-open")) return do_tty_open();
+	if (!strcmp(c, "fdwalk")) { NEED(2); return do_fdwalk(atoi(argv[2]), argv[3]); }
 	return usage();
 }

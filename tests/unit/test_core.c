@@ -1,7 +1,9 @@
 /* Unit tests for the core: path rules, ops table, IR binding, diagnostics.  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,6 +95,73 @@ Test(path, escape)
 	free(s);
 	cr_assert_null(sb_sbpl_escape("a\nb"));
 	cr_assert_null(sb_sbpl_escape("a\rb"));
+}
+
+/* sb_path_real answers as realpath() does, result and errno, on the cases
+ * a launch meets: symlinks (leaf, inner, relative, dangling, a loop), a
+ * trailing slash on a file and a directory, "." and "..", a missing path, a
+ * relative name, /proc/self/exe.  */
+Test(path, real_is_realpath)
+{
+	char tmpl[] = "/tmp/sbreal.XXXXXX";
+	cr_assert_not_null(mkdtemp(tmpl));
+	char b[4096], t[4096];
+	snprintf(b, sizeof b, "%s/d", tmpl);
+	cr_assert(eq(int, mkdir(b, 0700), 0));
+	snprintf(b, sizeof b, "%s/d/e", tmpl);
+	cr_assert(eq(int, mkdir(b, 0700), 0));
+	snprintf(b, sizeof b, "%s/d/e/f", tmpl);
+	FILE *f = fopen(b, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	const char *links[][2] = {
+		{"ld", "d"}, {"lf", "d/e/f"}, {"abs", NULL}, {"dangling", "nowhere"},
+		{"loop1", "loop2"}, {"loop2", "loop1"},
+	};
+	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+		snprintf(b, sizeof b, "%s/%s", tmpl, links[i][0]);
+		if (links[i][1])
+			snprintf(t, sizeof t, "%s", links[i][1]);
+		else
+			snprintf(t, sizeof t, "%s/d/e", tmpl);
+		cr_assert(eq(int, symlink(t, b), 0));
+	}
+	const char *cases[] = {
+		"", "d", "d/", "d/e/f", "d/e/f/", "ld/e/f", "lf", "abs/f", "abs/../e/./f",
+		"d/../ld/e", "dangling", "loop1", "missing", "missing/", "d/e/f/x",
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(b, sizeof b, "%s/%s", tmpl, cases[i]);
+		errno = 0;
+		char *want = realpath(b, NULL);
+		int want_errno = want ? 0 : errno;
+		errno = 0;
+		char *got = sb_path_real(b);
+		int got_errno = got ? 0 : errno;
+		cr_assert(eq(int, got_errno, want_errno), "%s: errno", b);
+		if (want)
+			cr_assert(eq(str, got, want), "%s", b);
+		else
+			cr_assert_null(got, "%s", b);
+		free(want);
+		free(got);
+	}
+	/* relative to the working directory */
+	char cwd[4096];
+	cr_assert_not_null(getcwd(cwd, sizeof cwd));
+	cr_assert(eq(int, chdir(tmpl), 0));
+	char *want = realpath("lf", NULL), *got = sb_path_real("lf");
+	cr_assert(eq(str, got, want));
+	free(want);
+	free(got);
+	cr_assert(eq(int, chdir(cwd), 0));
+	want = realpath("/proc/self/exe", NULL);
+	got = sb_path_real("/proc/self/exe");
+	cr_assert(eq(str, got, want));
+	free(want);
+	free(got);
+	snprintf(b, sizeof b, "rm -rf '%s'", tmpl);
+	cr_assert(eq(int, system(b), 0));
 }
 
 Test(path, canon_missing_leaf_and_symlink)

@@ -344,6 +344,21 @@ Test(protect, symlinked_hooks_both_spellings, .init = setup, .fini = teardown)
 	sb_protect_clear(&p);
 }
 
+/* a hook that is a symlink into the tree runs its target: protected too */
+Test(protect, symlinked_hook_targets, .init = setup, .fini = teardown)
+{
+	repo("ws/.git");
+	mkdirs("ws/scripts");
+	put("ws/scripts/pre-commit", "#!/bin/sh\nexit 0\n");
+	cr_assert(eq(int, symlink("../../scripts/pre-commit", at("ws/.git/hooks/pre-commit")), 0));
+	cr_assert(eq(int, symlink(at("ws/scripts/missing"), at("ws/.git/hooks/post-commit")), 0));
+	sb_protect p = discover(true, false);
+	cr_assert(has(p.deny, p.ndeny, at("ws/scripts/pre-commit")));
+	cr_assert(not(has(p.deny, p.ndeny, at("ws/scripts/missing"))), "a dangling hook runs nothing");
+	cr_assert(not(has(p.deny, p.ndeny, at("ws/scripts"))));
+	sb_protect_clear(&p);
+}
+
 Test(protect, global_includes_for_read, .init = setup, .fini = teardown)
 {
 	mkdirs("home/.gitconfig.d");
