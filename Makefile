@@ -87,7 +87,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check test-bins unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels
+.PHONY: all run test check test-bins unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels test-hostile
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -195,6 +195,21 @@ run: deps
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory test-hostile
+
+# The second pass of `make test` (README "Tests"): the suites again on an
+# ordinary but hostile host -- global omp and bun, root's ~/.gitconfig and
+# ~/.npmrc, another user's home, a bind mount under /tmp, a parallel build --
+# made by tests/lib/hostile-host.sh in a private mount namespace (nothing
+# outside changes).  Every suite but the sanitizer re-run, the QEMU guest,
+# the benchmarks and the test of hostile-host.sh itself.  SKIP (not a
+# failure) without root.
+HOSTILE_SKIP := sanitize kernel-debian12 bench hostile-host
+HOSTILE_SUITES = unit $(filter-out $(HOSTILE_SKIP),$(patsubst tests/suite-%.sh,%,$(wildcard tests/suite-*.sh)))
+test-hostile: test-bins $(B)/tests/unit
+	$(Q)rc=0; SBX_SKIP_SANITIZE=1 SBX_SUITES="$(HOSTILE_SUITES)" B=$(B) \
+		tests/lib/hostile-host.sh run -- tests/run-all.sh || rc=$$?; \
+	if [ $$rc = 77 ]; then echo "SKIP: the hostile pass (tests/lib/hostile-host.sh needs root)"; else exit $$rc; fi
 
 # The README's two commands in a throwaway Debian root (debootstrap, chroot;
 # docs/fresh-debian.md).  Not part of `make test`: it downloads and builds

@@ -2,6 +2,8 @@
 # Run every suite: the Criterion unit binary, then each tests/suite-*.sh.
 # Each suite prints its own results; this prints the plain closing line
 # "N passed, N failed, N skipped" over the suites.
+# SBX_SUITES="NAME ...": only these (suite-NAME.sh; "unit" for the unit
+# binary), e.g. the hostile pass of `make test` (Makefile HOSTILE_SUITES).
 set -uo pipefail
 B=${B:-build}
 export B
@@ -31,9 +33,14 @@ run_suite() {
 	*) fail=$((fail + 1)); echo "FAIL: suite $name (exit $rc)" ;;
 	esac
 }
-run_suite unit "$B/tests/unit" --jobs=2
+chosen() { [ -z "${SBX_SUITES:-}" ] || [[ " $SBX_SUITES " == *" $1 "* ]]; }
+for n in ${SBX_SUITES:-}; do
+	[ "$n" = unit ] || [ -e "tests/suite-$n.sh" ] || { echo "FAIL: SBX_SUITES names $n: no tests/suite-$n.sh"; fail=$((fail + 1)); }
+done
+chosen unit && run_suite unit "$B/tests/unit" --jobs=2
 for s in tests/suite-*.sh; do
 	[ -e "$s" ] || continue
+	n=$(basename "$s" .sh); chosen "${n#suite-}" || continue
 	run_suite "$(basename "$s" .sh)" bash "$s"
 done
 echo "suites: $pass passed, $fail failed, $skip skipped"

@@ -12,6 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
 root=$PWD
+. "$root/tests/lib/hermetic-git.sh"   # the suite's own git: no user or system config
 
 if [ "${SBX_EGRESS_PHASE:-}" = "" ]; then
 	if [ "$(id -u)" != 0 ] || ! /usr/bin/unshare -m -n --propagation private /bin/true 2>/dev/null; then

@@ -19,6 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. "$ROOT/tests/lib/hermetic-git.sh"   # the suite's own git: no user or system config
 B=${B:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
 SBRUN=$B/bin/sbrun

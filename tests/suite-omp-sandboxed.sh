@@ -26,6 +26,10 @@ T=$(mktemp -d /tmp/sbx-suite-os.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$H/proj" "$H/.ssh" "$H/bin"
 ln -s "$PROBE" "$T/bin/omp"
+# $T/sys: the system tools the checks need and no omp or bun, whatever this
+# machine has installed globally (a PATH of our own for "omp is not on PATH")
+. "$root/tests/lib/toolpath.sh"
+toolpath "$T/sys" sh cat ls env true || { echo "FAIL: toolpath"; exit 1; }
 echo secret > "$H/.ssh/id_rsa"
 npass=0 nfail=0 nskip=0
 pass() { echo "PASS: $*"; npass=$((npass + 1)); }
@@ -175,9 +179,9 @@ for e in rel/dir '/tmp/../etc' '~bob/x' "/nonexistent/a/b"; do
 done
 
 # ---- the command ----
-run PATH=/usr/bin:/bin -- x
+run PATH="$T/sys" -- x
 if [ $rc = 127 ] && contains "$err" "'omp' not found on PATH"; then pass "omp not on PATH: error, 127"; else fail "omp missing (rc=$rc): $err"; fi
-(cd "$T/bin" && out=$(/usr/bin/env -i PATH=.:/usr/bin HOME=$H "$OS" x 2>&1); [ $? = 127 ]) &&
+(cd "$T/bin" && out=$(/usr/bin/env -i PATH=".:$T/sys" HOME=$H "$OS" x 2>&1); [ $? = 127 ]) &&
 	pass "a relative PATH entry is never searched" || fail "relative PATH entry"
 cp "$PROBE" "$H/bin/omp"
 run PATH="$H/bin:/usr/bin:/bin" OMP_SANDBOX_TOOLS=none -- x

@@ -154,7 +154,10 @@ rm -f "$rec"
 BIN=$SB
 
 # ---- self-test with a profile ----
-run -- --self-test "$T/omp.sb"
+# (a PATH of our own without omp: the machine may have a global one)
+. "$root/tests/lib/toolpath.sh"
+toolpath "$T/sys" sh cat ls env true || fail "toolpath"
+run PATH="$T/sys" -- --self-test "$T/omp.sb"
 ok "sbrun --self-test PROFILE: no FAIL (omp checks SKIP without omp)" eval \
 	'[ $rc = 0 ] && ! grep -q "^FAIL" <<<"$out" && grep -q "^SKIP: omp --version" <<<"$out"'
 printf '(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write* (subpath (param "WORKSPACE")) (subpath (param "TMPDIR")) (subpath (string-append (param "HOME") "/.omp")))\n' > "$T/leaky.sb"

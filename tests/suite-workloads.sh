@@ -115,7 +115,9 @@ snapshot() {
 snapshot >"$T/before"
 
 PATHV="$T/bin:$H/.local/bin:/usr/local/bin:/usr/bin:/bin"
-[ -n "${BUNDIR:-}" ] && PATHV="$PATHV:$BUNDIR"
+# the pinned bun, first on PATH beside the test's omp: /usr/bin or
+# /usr/local/bin may hold a global bun of another version
+[ -n "${BUNDIR:-}" ] && ln -s "$BUNDIR/bun" "$T/bin/bun"
 # sbx CMD...: omp-sandboxed from the workspace, a clean parent environment,
 # no OMP_SANDBOX_* variable unless given before --; sets $out (stdout and
 # stderr together) and $rc.

@@ -147,6 +147,30 @@ static sb_profile *llspec_load_any(const char *file, const llspec_def *defs, siz
 	char **unbound = NULL;
 	size_t nunbound = 0;
 	sb_profile *p = sb_profile_bind(raw, &b, &unbound, &nunbound);
+	/* every other list the launcher fills (tool presets, the protected
+	 * git files, git's includes) bound empty, as with those off: an
+	 * unbound deny would be dropped as unenforceable */
+	bool again = false;
+	for (size_t i = 0; i < nunbound; i++) {
+		size_t l = strlen(unbound[i]);
+		if (l > 1 && unbound[i][l - 1] == '*' && !strstr(unbound[i], "..")) {
+			char *name = strndup(unbound[i], l - 1);
+			if (name && !sb_bindings_get(&b, name)) {
+				sb_bindings_set_list(&b, name, NULL, 0);
+				again = true;
+			}
+			free(name);
+		}
+	}
+	if (again) {
+		for (size_t i = 0; i < nunbound; i++)
+			free(unbound[i]);
+		free(unbound);
+		unbound = NULL;
+		nunbound = 0;
+		sb_profile_free(p);
+		p = sb_profile_bind(raw, &b, &unbound, &nunbound);
+	}
 	for (size_t i = 0; i < nunbound; i++) {
 		fprintf(stderr, "%s: param %s left unbound\n", file, unbound[i]);
 		free(unbound[i]);

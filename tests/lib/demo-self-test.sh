@@ -11,7 +11,7 @@ B=${1:-build}
 case $B in /*) ;; *) B=$root/$B ;; esac
 os=$B/bin/omp-sandboxed
 [ -x "$os" ] || { echo "demo: $os is not built (run make)" >&2; exit 1; }
-if ompdir=$("$root/tests/lib/install-omp.sh"); then
+if ompdir=$("$root/tests/lib/install-omp.sh" --prefer-path); then
 	export PATH="$ompdir:$PATH"
 else
 	echo "demo: the real omp is unavailable; its checks will report SKIP or FAIL" >&2

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# install-omp.sh: print the directory holding a usable `omp` (and its `bun`).
-# When omp is already on PATH, print its directory.  Otherwise install the
-# pinned Oh My Pi package and the Bun runtime into tests/.omp-dist (git-ignored)
-# with npm, once, and print tests/.omp-dist/node_modules/.bin.
+# install-omp.sh [--prefer-path]: print the directory holding a usable `omp`
+# (and its `bun`): the pinned Oh My Pi package and the Bun runtime, installed
+# into tests/.omp-dist (git-ignored) with npm once, i.e.
+# tests/.omp-dist/node_modules/.bin.  The suites use this one and never an omp
+# or bun found on PATH: a user's global omp is another version, or a stand-in
+# (tests/lib/hostile-host.sh), and a test asserts on what it installed.
+# --prefer-path: an omp already on PATH wins (`make run` shows the user's omp).
 # Pinned to 18.2.3: the registry's 18.3.4 and 18.2.9 fail to install (a
 # dependency at the same version is missing there).
 # Exit: 0 and the directory on stdout; 77 when npm is missing or the install
@@ -14,7 +17,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dist="$root/tests/.omp-dist"
 bin="$dist/node_modules/.bin"
 
-if p=$(command -v omp 2>/dev/null) && [ -n "$p" ]; then
+if [ "${1:-}" = --prefer-path ] && p=$(command -v omp 2>/dev/null) && [ -n "$p" ]; then
 	dirname "$p"
 	exit 0
 fi
