@@ -3,8 +3,8 @@
  *
  *   proxy_bench serve PORTFILE [ADDR]
  *       listens on ADDR (127.0.0.1; a free port, written to PORTFILE); a
- *       connection sends "p" (answered "p" at once) or "t" and 8 decimal
- *       digits N (answered with N KiB by a child process, which appends
+ *       connection sends PING (answered "p" at once) or DOWNLOAD and 8
+ *       decimal digits N (answered with N KiB by a child process, which appends
  *       "server_cpu_ms MS", its user+system CPU time, to PORTFILE.cpu),
  *       then closes.
  *   proxy_bench client direct|proxy [ADDR:]PORT CONNECTIONS BYTES ROUNDS
@@ -16,7 +16,12 @@
  *       user+system CPU time, set-up and downloads).
  *
  * The server and the client do the same work in both modes, so the ratio
- * of the two is the proxy's cost.  No timing assertion anywhere.  */
+ * of the two is the proxy's cost.  No timing assertion anywhere.  The
+ * commands are control bytes: the proxy relays a tunnel whose first bytes
+ * cannot be HTTP at once, and waits for the end of a first line that could
+ * be (docs/egress.md), which a one-letter command never sends.  */
+#define PING "\x01"
+#define DOWNLOAD "\x02"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -86,7 +91,7 @@ static int write_full(int fd, const char *buf, size_t n)
 static void serve_download(int c, char cmd, const char *cpufile)
 {
 	char digits[9] = { 0 };
-	if (cmd != 't' || read_full(c, digits, 8) != 0)
+	if (cmd != DOWNLOAD[0] || read_full(c, digits, 8) != 0)
 		_exit(1);
 	long long left = atoll(digits) * 1024;   /* N KiB */
 	static char buf[CHUNK];
@@ -140,7 +145,7 @@ static _Noreturn void serve(const char *portfile, const char *addr)
 			close(c);
 			continue;
 		}
-		if (cmd == 'p') {
+		if (cmd == PING[0]) {
 			(void)write_full(c, "p", 1);
 			close(c);
 			continue;
@@ -227,7 +232,7 @@ static int client(int argc, char **argv)
 		double t0 = now_us();
 		int s = open_conn(via_proxy, addr, port);
 		char c;
-		if (write_full(s, "p", 1) != 0 || read_full(s, &c, 1) != 0 || c != 'p')
+		if (write_full(s, PING, 1) != 0 || read_full(s, &c, 1) != 0 || c != 'p')
 			die("ping");
 		lat[i] = now_us() - t0;
 		close(s);
@@ -237,7 +242,7 @@ static int client(int argc, char **argv)
 		double t0 = now_us();
 		int s = open_conn(via_proxy, addr, port);
 		char cmd[16];
-		snprintf(cmd, sizeof cmd, "t%08ld", kib);
+		snprintf(cmd, sizeof cmd, DOWNLOAD "%08ld", kib);
 		if (write_full(s, cmd, 9) != 0)
 			die("send");
 		long long got = 0;

@@ -855,7 +855,7 @@ section_proxy() {
 	for i in $(seq 1 "$rounds"); do
 		for mode in direct proxy; do
 			prof=$PROFILE; [ $mode = proxy ] && prof=$T/proxy.sb
-			"$SBRUN" "$prof" "$pb" client $mode "$port" "$conns" $((mib * 1024 * 1024)) 3 \
+			/usr/bin/timeout 300 "$SBRUN" "$prof" "$pb" client $mode "$port" "$conns" $((mib * 1024 * 1024)) 3 \
 				> "$T/proxy.out" 2> "$T/proxy.err" || { ok=0; break 2; }
 			sed "s/^/$mode /" "$T/proxy.out" >> "$R/proxy.txt"
 		done
@@ -869,7 +869,7 @@ section_proxy() {
 		[ $ok = 1 ] || break
 		prof=$PROFILE; [ $cpu_mode = proxy ] && prof=$T/proxy.sb
 		: > "$T/proxy.port.cpu"
-		{ time "$SBRUN" "$prof" "$pb" client $cpu_mode "$port" 1 $((mib * 1024 * 1024)) 3 \
+		{ time /usr/bin/timeout 300 "$SBRUN" "$prof" "$pb" client $cpu_mode "$port" 1 $((mib * 1024 * 1024)) 3 \
 			> "$T/proxy.out" 2> "$T/proxy.err"; } 2> "$T/proxy.time" || { ok=0; mode=$cpu_mode; break; }
 		sleep 0.1   # the last server child appends its figure as it exits
 		printf '%s tree_ms %s\n' $cpu_mode "$(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$T/proxy.time")" >> "$R/proxy.txt"
