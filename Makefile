@@ -168,7 +168,9 @@ $(B)/test-bin/%: tests/helpers/%.c
 LIB_HELPERS := $(patsubst %,$(B)/test-bin/%,ll_run probe_tree)
 $(LIB_HELPERS): $(B)/test-bin/%: tests/helpers/%.c $(R_TLINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) -DSB_TEST_HOOKS=1 $(CFLAGS) -Wno-missing-prototypes -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+# (their .d files name only part of what they include: said here)
+$(LIB_HELPERS): tests/helpers/llspec.h
 
 # ---- benchmarks (bench/run.sh; docs/benchmarks.md) ----
 # bench/NAME.c -> $(B)/bench/NAME, linked with the runtime and the core.
