@@ -207,13 +207,24 @@ def read_for(sec):
 def send(s, wait=0.5):
     os.write(fd, s.encode())
     read_for(wait)
+# each step waits for what it prints (a marker the typed line does not hold:
+# the shell computes it), not for a fixed time a loaded host can outlast
+def wait_for(pat, sec=20):
+    end = time.time() + sec
+    while pat not in buf and time.time() < end:
+        read_for(0.1)
+def step(cmd, n):
+    os.write(fd, (cmd + "; echo MARK$((%d+1))\n" % (n - 1)).encode())
+    wait_for(b"MARK%d" % n)
 read_for(1.5)
-send("PS1='$ '\n")
-send("sleep 300 & echo bgpid=$!\n")
-send("jobs\n")
-send("sleep 30\n", 0.8)
+step("PS1='$ '", 1)
+step("sleep 300 & echo bgpid=$!", 2)
+step("jobs", 3)
+send("sleep 30\n", 1.5)
 send("\x03", 0.5)
-send("echo after-intr=$?\n")
+os.write(fd, b"echo after-intr=$?\n")
+wait_for(b"after-intr=1")
+read_for(0.3)
 send("exit\n", 1.5)
 os.waitpid(pid, 0)
 print(buf.decode("latin-1").replace("\r", ""))

@@ -678,7 +678,7 @@ static int walk(walker *w, int base, const char *path, bool follow, loc *L)
 			L->obj = o;
 			L->exists = true;
 			L->st = st;
-			snprintf(L->name, sizeof L->name, "%s", last);
+			snprintf(L->name, sizeof L->name, "%.*s", NAME_MAX, last);
 			return 0;
 		}
 		char target[PATH_MAX + 2];
@@ -721,7 +721,7 @@ static int walk(walker *w, int base, const char *path, bool follow, loc *L)
 	L->stat_known = true;
 	if (exists)
 		L->st = st;
-	snprintf(L->name, sizeof L->name, "%s%s", last, slashed ? "/" : "");
+	snprintf(L->name, sizeof L->name, "%.*s%s", NAME_MAX, last, slashed ? "/" : "");
 	return 0;
 }
 
@@ -800,7 +800,7 @@ static int locate_fast(pid_t pid, int dfd, const char *path, bool follow, bool n
 	L->exists = false;
 	L->stat_known = false;
 	memcpy(L->path, joined, n + 1);
-	snprintf(L->name, sizeof L->name, "%s", last);
+	snprintf(L->name, sizeof L->name, "%.*s", NAME_MAX, last);
 	if (need_stat) {
 		L->exists = fstatat(fd, last, &L->st, AT_SYMLINK_NOFOLLOW) == 0;
 		if ((!L->exists && errno != ENOENT) || (L->exists && follow && S_ISLNK(L->st.st_mode))) {
