@@ -179,16 +179,17 @@ static void *flip_link(void *arg)
 	return NULL;
 }
 
-static int race(const char *protected_path, const char *allowed, long n)
+/* Open `path` with O_CREAT `n` times while `flipper` runs on a thread of
+ * its own; then report whether `protected_path` appeared (exit 4: the race
+ * won).  */
+static int hammer(const char *what, void *(*flipper)(void *), const char *path,
+		  const char *protected_path, long n)
 {
-	names[0] = allowed;
-	names[1] = protected_path;
-	strcpy(buf, allowed);
 	pthread_t t;
-	pthread_create(&t, NULL, flip_name, NULL);
+	pthread_create(&t, NULL, flipper, NULL);
 	long ok = 0;
 	for (long i = 0; i < n; i++) {
-		int fd = (int)syscall(SYS_openat, AT_FDCWD, buf, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			ok++;
 			close(fd);
@@ -198,9 +199,17 @@ static int race(const char *protected_path, const char *allowed, long n)
 	pthread_join(t, NULL);
 	struct stat st;
 	bool won = lstat(protected_path, &st) == 0;
-	printf("race: %ld of %ld opens succeeded; %s %s\n", ok, n, protected_path,
+	printf("%s: %ld of %ld opens succeeded; %s %s\n", what, ok, n, protected_path,
 	       won ? "EXISTS" : "absent");
 	return won ? 4 : 0;
+}
+
+static int race(const char *protected_path, const char *allowed, long n)
+{
+	names[0] = allowed;
+	names[1] = protected_path;
+	strcpy(buf, allowed);
+	return hammer("race", flip_name, buf, protected_path, n);
 }
 
 static int race_link(const char *l, const char *ok_target, const char *bad, long n)
@@ -208,23 +217,7 @@ static int race_link(const char *l, const char *ok_target, const char *bad, long
 	link_args[0] = l;
 	link_args[1] = ok_target;
 	link_args[2] = bad;
-	pthread_t t;
-	pthread_create(&t, NULL, flip_link, NULL);
-	long ok = 0;
-	for (long i = 0; i < n; i++) {
-		int fd = (int)syscall(SYS_openat, AT_FDCWD, l, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			ok++;
-			close(fd);
-		}
-	}
-	atomic_store(&stop, true);
-	pthread_join(t, NULL);
-	struct stat st;
-	bool won = lstat(bad, &st) == 0;
-	printf("race-link: %ld of %ld opens succeeded; %s %s\n", ok, n, bad,
-	       won ? "EXISTS" : "absent");
-	return won ? 4 : 0;
+	return hammer("race-link", flip_link, l, bad, n);
 }
 
 int main(int argc, char **argv)
