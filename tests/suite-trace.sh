@@ -58,6 +58,9 @@ pass() { echo "PASS: [$who] $*"; npass=$((npass + 1)); }
 fail() { echo "FAIL: [$who] $*"; nfail=$((nfail + 1)); }
 skip() { echo "SKIP: [$who] $*"; nskip=$((nskip + 1)); }
 contains() { grep -qF -- "$2" <<<"$1"; }
+# A traced run uses the untraced mechanism: masks, where a denied home
+# file looks absent, and its report says so (docs/trace.md)
+HID=" (hidden: it looks absent inside the sandbox)"
 count() { grep -cF -- "$2" <<<"$1"; }
 
 # The workload runs as "omp": a script that runs its arguments.
@@ -86,13 +89,18 @@ denials() { grep -F 'sandbox: denied ' <<<"$err"; }
 git -C "$WS" init -q 2>/dev/null || git init -q "$WS"
 echo hello >"$WS/file.txt"
 run OMP_SANDBOX_TRACE=1 -- git status --short
-want="sandbox: denied read $H/.gitconfig — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.gitconfig (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [git pid "
+want="sandbox: denied read $H/.gitconfig$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.gitconfig (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [git pid "
 if contains "$err" "$want"; then pass "git: ~/.gitconfig denial names omp.sbx:24 and the variable"
 else fail "git: ~/.gitconfig denial line missing; stderr: ${err:0:600}"; fi
 if [ "$(denials | wc -l)" = 1 ]; then pass "git: reported once, nothing else (the workspace, /usr, the loader are allowed)"
 else fail "git: want exactly one denial line, got: $(denials)"; fi
-if contains "$err" "unable to access '$H/.gitconfig'"; then pass "git itself saw the denial (the trace did not change it)"
-else fail "git did not report EACCES on ~/.gitconfig: ${err:0:300}"; fi
+traced_out=$out traced_rc=$rc traced_err=$err
+run -- git status --short
+if [ "$out" = "$traced_out" ] && [ "$rc" = "$traced_rc" ] && ! contains "$traced_err" "unable to access" &&
+	[ "$(grep -v '^sandbox: ' <<<"$traced_err")" = "$err" ]; then
+	pass "git fails as untraced (the trace did not change it): same output, status and messages"
+else fail "git traced and untraced differ: rc $traced_rc/$rc out [$traced_out]/[$out] err [$(grep -v '^sandbox: ' <<<"$traced_err" | head -c 300)]/[${err:0:300}]"; fi
+run OMP_SANDBOX_TRACE=1 -- git status --short
 if contains "$err" "sandbox: trace summary: " && contains "$err" "(omp.sbx:24)"; then pass "git: summary at exit"
 else fail "git: no summary: ${err:0:300}"; fi
 
@@ -100,7 +108,7 @@ else fail "git: no summary: ${err:0:300}"; fi
 if command -v npm >/dev/null && [ -x /usr/bin/node ]; then
 	mkdir -p "$H/.npm"
 	run OMP_SANDBOX_TRACE=1 -- npm cache ls --loglevel=warn
-	if denials | grep -qF "sandbox: denied create $H/.npm/" || denials | grep -qF "sandbox: denied read $H/.npm" ||
+	if denials | grep -qF "sandbox: denied create $H/.npm" || denials | grep -qF "sandbox: denied read $H/.npm" ||
 		denials | grep -qF "sandbox: denied list $H/.npm"; then
 		pass "npm: its cache under ~/.npm is reported"
 	else
@@ -135,7 +143,7 @@ else fail "whole lines: $mixed of 8 runs mixed a report into a tool's message: $
 
 # ---- 3. cat ~/.ssh/id_rsa, 4. a write outside the workspace ----
 run OMP_SANDBOX_TRACE=1 -- cat "$H/.ssh/id_rsa"
-if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.ssh/id_rsa (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [cat pid " &&
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ=~/.ssh/id_rsa (sensitive: also set OMP_SANDBOX_CONFIRM_SENSITIVE_READ=1) [cat pid " &&
 	[ "$rc" != 0 ] && ! contains "$out" "not a key"; then
 	pass "cat ~/.ssh/id_rsa: denied, reported with line 24 and the sensitive confirmation"
 else fail "cat ~/.ssh/id_rsa: rc=$rc out=$out err=${err:0:400}"; fi
@@ -149,7 +157,7 @@ else fail "write outside: err=${err:0:400}"; fi
 # open that refuses symlinks; the others by the descriptor's name)
 ln -sfn "$H/.ssh" "$WS/keys"
 run OMP_SANDBOX_TRACE=1 -- /bin/sh -c "cat keys/id_rsa; cat ../.ssh/id_rsa; cat .//./keys/./id_rsa; cat $H//.ssh/./id_rsa" 
-if [ "$(count "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24")" = 1 ] && [ "$(denials | wc -l)" = 1 ] &&
+if [ "$(count "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24")" = 1 ] && [ "$(denials | wc -l)" = 1 ] &&
 	contains "$err" "sandbox:   4x read $H/.ssh/id_rsa"; then
 	pass "a symlink, \"..\" and \"//\" resolve to the file the kernel opens: one report, four denials"
 else fail "resolution: $(denials) $(grep -F 'x read' <<<"$err")"; fi
@@ -366,29 +374,38 @@ else fail "list home: $(grep -v tamper <<<"$err" | head -5)"; fi
 out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 	"$SBRUN" --trace "$POL/list.sb" cat "$H/.ssh/id_rsa" 2>"$T/err")
 err=$(cat "$T/err")
-if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
 	pass "sbrun: the statement is quoted from the included policy file beside the profile"
 else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
-# --mechanism masks, traced: the denied path fails as untraced (looks
-# absent, ENOENT), and the tracer still reports it, from an open and from
-# an access(2) probe (git's way with its config: a "missing" one is skipped)
+# Traced, the denied path fails as untraced (looks absent, ENOENT), and the
+# tracer still reports it, from an open and from an access(2) probe (git's
+# way with its config: a "missing" one is skipped); a stat() probe only with
+# --trace-stat.  Served by the write gate inside the masks (the default),
+# and by the launcher outside them (--write-gate off).
 "$SBC" -o "$POL/omp.sb" "$POL/omp.sbx" 2>/dev/null
-# (--write-gate off: the gate serves the trace inside the sandbox, where a
-# hidden path is simply not there to report; docs/trace.md)
-mrun() { (cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
-	OMP_SANDBOX_TOOLS=none "$SBRUN" --mechanism masks --write-gate off "$@" 2>&1); }
-plain=$(mrun "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped" | grep -v tamper)
-traced=$(mrun --trace "$POL/omp.sb" /bin/sh -c "cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped")
-if contains "$plain" "No such file or directory" && contains "$plain" skipped &&
-	contains "$traced" "cat: $H/.ssh/id_rsa: No such file or directory" && contains "$traced" skipped &&
-	contains "$traced" "sandbox: denied read $H/.ssh/id_rsa (hidden: it looks absent inside the sandbox) — omp.sbx:24" &&
-	contains "$traced" "sandbox: denied read $H/.gitconfig (hidden: it looks absent inside the sandbox) — omp.sbx:24"; then
-	pass "--mechanism masks: traced fails as untraced (ENOENT), and open and access(2) are reported as hidden"
-else fail "masks traced: plain=[${plain:0:300}] traced=[$(grep -v tamper <<<"$traced" | head -6)]"; fi
+probe="cat $H/.ssh/id_rsa; test -r $H/.gitconfig || echo skipped; stat $H/.npmrc >/dev/null 2>&1 || echo nostat; cat $H/.ssh/none 2>/dev/null"
+for gate in auto off; do
+	mrun() { (cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+		OMP_SANDBOX_TOOLS=none "$SBRUN" --write-gate $gate "$@" 2>&1); }
+	echo "npmrc" >"$H/.npmrc"
+	plain=$(mrun "$POL/omp.sb" /bin/sh -c "$probe" | grep -v tamper)
+	traced=$(mrun --trace "$POL/omp.sb" /bin/sh -c "$probe")
+	stat_traced=$(mrun --trace --trace-stat "$POL/omp.sb" /bin/sh -c "$probe")
+	rm -f "$H/.npmrc"
+	if [ "$plain" = "$(grep -v '^sandbox:' <<<"$traced" | grep -v tamper)" ] &&
+		contains "$plain" "cat: $H/.ssh/id_rsa: No such file or directory" && contains "$plain" skipped &&
+		contains "$plain" nostat &&
+		contains "$traced" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24" &&
+		contains "$traced" "sandbox: denied read $H/.gitconfig$HID — omp.sbx:24" &&
+		! contains "$traced" "$H/.npmrc" && ! contains "$traced" "$H/.ssh/none" &&
+		contains "$stat_traced" "sandbox: denied read $H/.npmrc$HID — omp.sbx:24"; then
+		pass "traced (gate $gate) fails as untraced (ENOENT, same output); open and access(2) are reported as hidden, stat() with --trace-stat, a name that exists nowhere is not"
+	else fail "masks traced (gate $gate): plain=[${plain:0:300}] traced=[$(grep -v tamper <<<"$traced" | head -6)] stat=[$(grep npmrc <<<"$stat_traced")]"; fi
+done
 out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
 	"$SBRUN" --trace "$POL/list.sbx" cat "$H/.ssh/id_rsa" 2>"$T/err")
 err=$(cat "$T/err")
-if contains "$err" "sandbox: denied read $H/.ssh/id_rsa — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
+if contains "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
 	pass "sbrun POLICY.sbx: the statement is quoted from the policy compiled in memory"
 else fail "sbx quote: $(grep -v tamper <<<"$err" | head -5)"; fi
 rm -f "$OUTSIDE/learned.txt"
@@ -396,7 +413,8 @@ rm -f "$OUTSIDE/learned.txt"
 # ---- network denial (network off) ----
 printf 'default allow;\nnetwork off;\ndeny read write home;\n' >"$POL/nonet.sbx"
 "$SBC" -o "$POL/nonet.sb" "$POL/nonet.sbx"
-out=$(cd "$WS" && "$SBRUN" --trace "$POL/nonet.sb" /usr/bin/python3 -c '
+# (from outside the home: the policy hides all of it, the workspace too)
+out=$(cd "$POL" && "$SBRUN" --trace "$POL/nonet.sb" /usr/bin/python3 -c '
 import socket
 try:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("open")
@@ -404,7 +422,7 @@ except PermissionError: print("refused")' 2>"$T/err")
 err=$(cat "$T/err")
 if [ "$out" = refused ] && contains "$err" "sandbox: denied network AF_INET — nonet.sbx:2 \"network off\""; then
 	pass "network off: the refused socket is reported with its policy line"
-else fail "network: out=$out err=${err:0:400}"; fi
+else fail "network: out=$out err=$(grep -v tamper <<<"$err" | head -c 600)"; fi
 
 # ---- egress by host name: a request the proxy refuses ----
 # The proxy decides by name before any lookup, so no network is needed:
@@ -466,7 +484,7 @@ if [ ! -x /usr/bin/strace ]; then
 elif [ "$kmaj" -lt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -lt 6 ]; }; then
 	skip "synchronous wake-up: kernel $kver is older than 6.6"
 else
-	(cd "$WS" && /usr/bin/strace -qq -e trace=ioctl -o "$T/strace.out" "$SBRUN" --trace="$T/sync.log" "$POL/abi.sb" /bin/true >/dev/null 2>&1)
+	(cd "$POL" && /usr/bin/strace -f -qq -e trace=ioctl -o "$T/strace.out" "$SBRUN" --trace="$T/sync.log" "$POL/abi.sb" /bin/true >/dev/null 2>&1)
 	# strace names the request, or (older strace) spells it _IOW('!', 4, u64)
 	st=$(grep -E 'SECCOMP_IOCTL_NOTIF_SET_FLAGS|_IOC\(_IOC_WRITE, 0x21, 0x4, 0x8\)' "$T/strace.out" 2>/dev/null)
 	if grep -qE ', (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP|0x1|1)\) += 0$' <<<"$st"; then
@@ -506,15 +524,24 @@ fi
 # denied file, a symlink in an allowed directory to it, a file created in a
 # denied directory; each is reported under its canonical name.
 ln -sf "$H/.ssh/id_rsa" "$POL/key-link"
-e2=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H/.ssh && exec cat id_rsa" 2>&1 >/dev/null)
-e3=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/cat key-link 2>&1 >/dev/null)
-e4=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H && echo x > made-here" 2>&1 >/dev/null)
-e5=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/sh -c "cd $H && exec ls .ssh/" 2>&1 >/dev/null)
+# (the complement: with masks the hidden home is no cwd to start from)
+e2=$(cd "$POL" && "$SBRUN" --trace --mechanism complement "$POL/abi.sb" /bin/sh -c "cd $H/.ssh && exec cat id_rsa" 2>&1 >/dev/null)
+e3=$(cd "$POL" && "$SBRUN" --trace --mechanism complement "$POL/abi.sb" /bin/cat key-link 2>&1 >/dev/null)
+e4=$(cd "$POL" && "$SBRUN" --trace --mechanism complement "$POL/abi.sb" /bin/sh -c "cd $H && echo x > made-here" 2>&1 >/dev/null)
+e5=$(cd "$POL" && "$SBRUN" --trace --mechanism complement "$POL/abi.sb" /bin/sh -c "cd $H && exec ls .ssh/" 2>&1 >/dev/null)
 if contains "$e2" "sandbox: denied read $H/.ssh/id_rsa — " && contains "$e3" "sandbox: denied read $H/.ssh/id_rsa — " &&
 	contains "$e4" "sandbox: denied create $H/made-here — " && [ ! -e "$H/made-here" ] &&
 	contains "$e5" "sandbox: denied list $H/.ssh — "; then
 	pass "names in the cwd: a denied file, a symlink to it, a create, \"dir/\": each reported by its canonical name"
-else fail "names in the cwd: [${e2:0:200}] [${e3:0:200}] [${e4:0:200}] [${e5:0:200}]"; fi
+else fail "names in the cwd: $(for e in "$e2" "$e3" "$e4" "$e5"; do printf '[%s] ' "$(grep -v tamper <<<"$e" | head -c 300)"; done)"; fi
+# With masks (the default), served by the write gate inside them: the link
+# leads into the hidden home, and the report names its target
+e6=$(cd "$POL" && "$SBRUN" --trace "$POL/abi.sb" /bin/cat key-link 2>&1 >/dev/null)
+e7=$(cd "$POL" && "$SBRUN" "$POL/abi.sb" /bin/cat key-link 2>&1 >/dev/null)
+if contains "$e6" "sandbox: denied read $H/.ssh/id_rsa$HID — " &&
+	[ "$(grep -v '^sandbox' <<<"$e6")" = "$(grep -v '^sandbox' <<<"$e7")" ] && contains "$e7" "cat: key-link: "; then
+	pass "masks: a symlink into the hidden home fails as untraced and is reported by its target"
+else fail "masks: symlink into the hidden home: $(grep -v tamper <<<"$e6" | head -c 400)"; fi
 rm -f "$POL/key-link"
 
 # --trace=/dev/stderr is the stream itself; a trace file that is a symlink

@@ -35,6 +35,7 @@ static void usage(FILE *out)
 	      "  OMP_SANDBOX_CONFIRM_SENSITIVE_WRITE, OMP_SANDBOX_CONFIRM_SENSITIVE_READ,\n"
 	      "  OMP_SANDBOX_TRACE (1: report denials on stderr; else a file),\n"
 	      "  OMP_SANDBOX_TRACE_FORMAT (json: one object a line)\n"
+	      "  OMP_SANDBOX_TRACE_STAT (1: trace stat() probes of hidden paths too)\n"
 	      "  (flags are on only when exactly \"1\").  --help and --version go to omp.\n"
 	      "Exit: omp's status; 78 when the launcher refuses or cannot apply the sandbox;\n"
 	      "  1 when the self-test fails.  See docs/omp-sandboxed.md.\n",

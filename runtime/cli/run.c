@@ -694,11 +694,14 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .debug_denials = cfg->debug_denials, .allow_shm = cfg->allow_shm,
 			     .keep_background = cfg->keep_background ||
 						keep_background_env(cfg->envp),
-			     /* Traced, the complement unless told (--mechanism masks):
-			      * the tracer knows the masks (trace_notify.c), but sees no
-			      * stat() probe of a path they hide (docs/trace.md). */
-			     .mechanism = (cfg->trace || cfg->learn_file) && cfg->mechanism == SB_LL_MECH_AUTO
+			     /* Traced, the same mechanism as untraced: a denied path
+			      * fails the same way.  Learning, the complement unless
+			      * told: every access is then seen where it is refused,
+			      * a new ~/.cache/tool as itself, not as a hidden ~/.cache
+			      * (docs/trace.md, "Traced runs and masks").  */
+			     .mechanism = cfg->learn_file && cfg->mechanism == SB_LL_MECH_AUTO
 						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism,
+			     .trace_stat = cfg->trace_stat,
 			     .gate = cfg->write_gate };
 	if (!rc) {
 		switch (act) {
@@ -739,7 +742,8 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 }
 
 /* OMP_SANDBOX_TRACE=1 traces to stderr, any other value but "" and "0"
- * names the trace file; OMP_SANDBOX_TRACE_FORMAT=json.  Options win.  */
+ * names the trace file; OMP_SANDBOX_TRACE_FORMAT=json;
+ * OMP_SANDBOX_TRACE_STAT=1.  Options win.  */
 static void trace_from_env(sb_run_cfg *c)
 {
 	const char *v = sb_env_get(c->envp, "OMP_SANDBOX_TRACE");
@@ -750,6 +754,13 @@ static void trace_from_env(sb_run_cfg *c)
 	const char *f = sb_env_get(c->envp, "OMP_SANDBOX_TRACE_FORMAT");
 	if (f && strcmp(f, "json") == 0)
 		c->trace_json = true;
+	/* OMP_SANDBOX_TRACE_STAT=1: as --trace-stat (tracing to stderr when
+	 * nothing else asked for a trace) */
+	if (sb_flag_on(sb_env_get(c->envp, "OMP_SANDBOX_TRACE_STAT"))) {
+		c->trace_stat = true;
+		if (!c->trace && !c->learn_file)
+			c->trace = true;
+	}
 }
 
 /* The one place the launcher turns a library status into an exit status

@@ -50,6 +50,9 @@ typedef struct sb_run_cfg {
 	bool trace;                    /* live reports */
 	const char *trace_file;        /* NULL: stderr */
 	bool trace_json;               /* one JSON object a line */
+	bool trace_stat;               /* Linux: the stat family too: a probe
+					* of a path a mask hides is seen, at a
+					* round trip per stat */
 	const char *learn_file;        /* --learn OUT.sbx, or NULL */
 	/* The policy source of an embedded profile, to quote its statements
 	 * (omp-sandboxed: examples/omp.sbx); NULL: looked up beside the profile.  */

@@ -43,6 +43,8 @@ static void usage(FILE *out)
 	      "  --trace[=FILE]       report every denied access, its policy line and fix\n"
 	      "                       (stderr, or FILE), and a summary at exit\n"
 	      "  --trace-format=text|json  one JSON object a line with json\n"
+	      "  --trace-stat         Linux: trace stat() probes of paths a mask hides\n"
+	      "                       too (a round trip per stat)\n"
 	      "  --learn OUT.sbx      write a policy fragment allowing what was denied\n"
 	      "  --help, --version\n"
 	      "The OMP_SANDBOX_* variables apply as for omp-sandboxed.\n"
@@ -63,7 +65,8 @@ int main(int argc, char **argv)
 {
 	sb_run_action act = SB_ACT_LAUNCH;
 	bool doctor = false, allow_unsandboxed = false, allow_unenforceable = false;
-	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false;
+	bool debug_denials = false, allow_shm = false, trace = false, trace_json = false,
+	     trace_stat = false;
 	bool keep_background = false;
 	const char *trace_file = NULL, *learn_file = NULL;
 	int min_abi = 0, mechanism = 0, write_gate = 0;
@@ -72,7 +75,7 @@ int main(int argc, char **argv)
 	enum {
 		OPT_VERSION = 256, OPT_PRINT_PROFILE, OPT_PRINT_LAUNCH, OPT_PLAN, OPT_SELF_TEST,
 		OPT_DOCTOR, OPT_ALLOW_UNSANDBOXED, OPT_ALLOW_UNENFORCEABLE, OPT_REQUIRE_ABI,
-		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_LEARN,
+		OPT_DEBUG_DENIALS, OPT_ALLOW_SHM, OPT_MECHANISM, OPT_TRACE, OPT_TRACE_FORMAT, OPT_TRACE_STAT, OPT_LEARN,
 		OPT_WRITE_GATE, OPT_KEEP_BACKGROUND,
 	};
 	static const struct option longopts[] = {
@@ -93,6 +96,7 @@ int main(int argc, char **argv)
 		{ "write-gate", required_argument, NULL, OPT_WRITE_GATE },
 		{ "trace", optional_argument, NULL, OPT_TRACE },
 		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+		{ "trace-stat", no_argument, NULL, OPT_TRACE_STAT },
 		{ "learn", required_argument, NULL, OPT_LEARN },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +179,9 @@ int main(int argc, char **argv)
 			}
 			trace_json = strcmp(optarg, "json") == 0;
 			break;
+		case OPT_TRACE_STAT:
+			trace_stat = true;
+			break;
 		case OPT_LEARN:
 			learn_file = optarg;
 			if (!*learn_file) {
@@ -248,9 +255,10 @@ int main(int argc, char **argv)
 		.keep_background = keep_background,
 		.mechanism = mechanism,
 		.write_gate = write_gate,
-		.trace = trace,
+		.trace = trace || (trace_stat && !learn_file),
 		.trace_file = trace_file,
 		.trace_json = trace_json,
+		.trace_stat = trace_stat,
 		.learn_file = learn_file,
 		.min_abi = min_abi,
 		.command = act == SB_ACT_LAUNCH ? argv[i] : NULL,

@@ -54,7 +54,7 @@ void sb_settings_from_env(sb_settings *s, char *const envp[])
 static const char *const known_settings[] = {
 	"WORKSPACE", "EXTRA_WRITE", "EXTRA_READ", "PASS_ENV", "TOOLS", "PROTECT", "YOLO", "INHERIT_ENV",
 	"SKIP_HOME_VERIFY", "CONFIRM_WIDE", "CONFIRM_SENSITIVE_WRITE", "CONFIRM_SENSITIVE_READ",
-	"NETWORK", "ALLOW_HOSTS", "TRACE", "TRACE_FORMAT", "KEEP_BACKGROUND",
+	"NETWORK", "ALLOW_HOSTS", "TRACE", "TRACE_FORMAT", "TRACE_STAT", "KEEP_BACKGROUND",
 };
 
 int sb_settings_warn_unknown(char *const envp[], sb_diag *d)

@@ -47,6 +47,9 @@ typedef struct sb_linux_opts {
 	 * and send its listener over trace_sock.  */
 	bool trace;
 	int trace_sock;
+	/* Traced with masks, the stat family too: a probe of a hidden path
+	 * is seen (trace_notify.h), at a round trip for every stat.  */
+	bool trace_stat;
 	/* ... and, traced, where the egress proxy reports the requests it
 	 * refuses (sb_proxy_cfg.trace_fd); only the proxy's process keeps it,
 	 * the sandboxed tree never holds it.  -1: none.  */

@@ -495,7 +495,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			gate_sock = -1;
 		}
 		if (sb_trace_child_install(to, unix_block, net_block, to != o->trace_sock,
-					   plan->masks.n > 0) < 0) {
+					   plan->masks.n > 0, o->trace_stat) < 0) {
 			rc = fail(d, "installing the trace filter", errno);
 			goto out;
 		}

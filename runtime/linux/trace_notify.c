@@ -42,6 +42,11 @@
 #ifndef __NR_execveat
 #define __NR_execveat 322
 #endif
+#ifdef __NR_lstat
+#define SB_NR_LSTAT __NR_lstat
+#else
+#define SB_NR_LSTAT (-1)
+#endif
 
 /* ---- what each traced call does to the file system ---- */
 typedef enum {
@@ -59,6 +64,7 @@ typedef enum {
 	K_TRUNCATE,
 	K_SOCKET,
 	K_ACCESS,     /* access(2) family: mode; with masks only (below) */
+	K_STAT,       /* stat family: flags; with masks, when asked (below) */
 } kind;
 
 typedef struct call {
@@ -82,6 +88,8 @@ static const call calls[] = {
 	{ __NR_link, "link", K_LINK, -1, 0, -1, 1, -1 },
 	{ __NR_symlink, "symlink", K_SYMLINK, -1, -1, -1, 1, -1 },
 	{ __NR_access, "access", K_ACCESS, -1, 0, -1, -1, 1 },
+	{ __NR_stat, "stat", K_STAT, -1, 0, -1, -1, -1 },
+	{ __NR_lstat, "lstat", K_STAT, -1, 0, -1, -1, -1 },
 #endif
 	{ __NR_openat, "openat", K_OPEN, 0, 1, -1, -1, 2 },
 	{ __NR_openat2, "openat2", K_OPEN2, 0, 1, -1, -1, 2 },
@@ -100,13 +108,16 @@ static const call calls[] = {
 	{ __NR_socket, "socket", K_SOCKET, -1, -1, -1, -1, 0 },
 	{ __NR_faccessat, "faccessat", K_ACCESS, 0, 1, -1, -1, 2 },
 	{ __NR_faccessat2, "faccessat2", K_ACCESS, 0, 1, -1, -1, 2 },
+	{ __NR_newfstatat, "newfstatat", K_STAT, 0, 1, -1, -1, 3 },
+	{ __NR_statx, "statx", K_STAT, 0, 1, -1, -1, 2 },
 };
 enum { NCALLS = sizeof calls / sizeof *calls };
 
 /* ---- child side ---- */
 
 
-static int install_filter(bool deny_unix, bool deny_net, bool with_bind, bool masks)
+static int install_filter(bool deny_unix, bool deny_net, bool with_bind, bool masks,
+			  bool stat_probes)
 {
 	struct sock_filter f[10 + 6 * NCALLS];
 	size_t n = 0;
@@ -116,8 +127,23 @@ static int install_filter(bool deny_unix, bool deny_net, bool with_bind, bool ma
 	f[n++] = (struct sock_filter)SB_BPF_LD(nr);
 	/* Each path call: equal -> notify.  socket() last, by family.  */
 	for (size_t i = 0; i < NCALLS; i++) {
-		if (calls[i].k == K_SOCKET || (calls[i].k == K_ACCESS && !masks))
-			continue;   /* access(2): only a mask can refuse it */
+		if (calls[i].k == K_SOCKET || (calls[i].k == K_ACCESS && !masks) ||
+		    (calls[i].k == K_STAT && !(masks && stat_probes)))
+			continue;   /* access(2), stat: only a mask can refuse them */
+		if (calls[i].k == K_STAT && calls[i].flags >= 0) {
+			/* fstat() is newfstatat(fd, "", AT_EMPTY_PATH) in glibc:
+			 * through a descriptor, no name is looked up (a name
+			 * given with the flag is, unobserved: a report lost,
+			 * never an access).  Every path out returns.  */
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      (unsigned)calls[i].nr, 0, 4);
+			f[n++] = (struct sock_filter)SB_BPF_ARG_LO(calls[i].flags);
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+							      AT_EMPTY_PATH, 0, 1);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);
+			f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_USER_NOTIF);
+			continue;
+		}
 		if (calls[i].k == K_OPEN) {
 			/* An O_PATH open is checked by no LSM hook, so Landlock
 			 * never denies it (classify_open skips it too): not sent,
@@ -154,9 +180,10 @@ static int install_filter(bool deny_unix, bool deny_net, bool with_bind, bool ma
 			    &prog);
 }
 
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind, bool masks)
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind, bool masks,
+			   bool stat_probes)
 {
-	int lfd = install_filter(deny_unix, deny_net, with_bind, masks);
+	int lfd = install_filter(deny_unix, deny_net, with_bind, masks, stat_probes);
 	return lfd < 0 ? -1 : sb_fd_hand_over(sock, lfd);
 }
 
@@ -494,8 +521,14 @@ typedef struct ctx {
 
 enum { REC_DENIED = 1, REC_LOST = 2, REC_NSTR = 5 };
 
+/* A record's `verify`: the gate's supervisor sees the masked view, where
+ * a hidden path is not there; the launcher outside reports it only if it
+ * is there in the real view (the path itself, or for a creation its
+ * parent), so a probe of a name that exists nowhere is no denial.  */
+enum { VERIFY_NONE = 0, VERIFY_PATH = 1, VERIFY_PARENT = 2 };
+
 typedef struct rec_head {
-	uint8_t kind, access, platform_only, absent;
+	uint8_t kind, access, platform_only, absent, verify;
 	int32_t pid, port;
 	uint32_t n;                     /* REC_LOST */
 	uint16_t len[REC_NSTR];         /* path, process, syscall, detail, origin */
@@ -520,13 +553,13 @@ static void send_record(int fd, const rec_head *h, const char *const str[REC_NST
 		;
 }
 
-void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d)
+static void report_verified(sb_trace_notifier *n, const sb_denial *d, int verify)
 {
 	if (n->remote < 0) {
 		sb_tracer_denied(n->t, d);
 		return;
 	}
-	rec_head h = { .kind = REC_DENIED, .access = (uint8_t)d->access,
+	rec_head h = { .kind = REC_DENIED, .access = (uint8_t)d->access, .verify = (uint8_t)verify,
 		       .platform_only = d->platform_only, .absent = d->absent, .pid = d->pid,
 		       .port = d->port };
 	const char *str[REC_NSTR] = { d->path, d->process, d->syscall, d->detail, d->origin };
@@ -539,6 +572,11 @@ void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d)
 	char ack;
 	if (poll(&pf, 1, 1000) > 0 && (pf.revents & POLLIN))
 		(void)recv(n->remote, &ack, 1, MSG_DONTWAIT);
+}
+
+void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d)
+{
+	report_verified(n, d, VERIFY_NONE);
 }
 
 static void report_lost(sb_trace_notifier *n)
@@ -554,6 +592,25 @@ static void report_lost(sb_trace_notifier *n)
 void sb_trace_notifier_set_remote(sb_trace_notifier *n, int fd)
 {
 	n->remote = fd;
+}
+
+/* This side is outside the masks: is what the gate's supervisor could not
+ * see there (rec_head's `verify`)?  A directory read is a listing.  */
+static bool verified_outside(sb_denial *d, int verify)
+{
+	struct stat st;
+	if (verify == VERIFY_PATH) {
+		if (lstat(d->path, &st) < 0)
+			return false;
+		if (S_ISDIR(st.st_mode) && d->access == SB_ACC_READ)
+			d->access = SB_ACC_LIST;
+	} else if (verify == VERIFY_PARENT) {
+		char *dir = sb_path_dirname(d->path);
+		bool there = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+		free(dir);
+		return there;
+	}
+	return true;
 }
 
 int sb_trace_record_recv(int fd, sb_tracer *t)
@@ -590,7 +647,8 @@ int sb_trace_record_recv(int fd, sb_tracer *t)
 				.process = str[1], .syscall = str[2], .platform_only = h.platform_only,
 				.port = h.port, .detail = str[3], .origin = str[4],
 				.absent = h.absent };
-		sb_tracer_denied(t, &d);
+		if (verified_outside(&d, h.verify))
+			sb_tracer_denied(t, &d);
 		/* the receipt the reporting side waits for (whole lines) */
 		(void)send(fd, "k", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 	} else {
@@ -609,6 +667,116 @@ static void deny(ctx *c, sb_access acc, const char *path)
 			.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys,
 			.absent = c->n->masks && sb_ll_masks_absent(c->n->masks, path) };
 	sb_trace_notifier_report(c->n, &d);
+}
+
+/* The name in a hidden tree that `path` (absolute, not found in the masked
+ * view) leads to, or NULL.  Resolved a component at a time as the kernel
+ * does, through symlinks and ".." as far as they exist here (`keys ->
+ * ~/.ssh`, then `id_rsa`), so a link into a hidden tree names its target;
+ * from the first hidden name on, the rest is taken lexically.  Called on
+ * failed lookups only.  */
+static char *hidden_name(const sb_ll_masks *ms, const char *path)
+{
+	char *done = xstrdup("/");
+	char *rest = xstrdup(path);
+	char *out = NULL;
+	int hops = 0;
+	size_t at = 0;
+	for (;;) {
+		while (rest[at] == '/')
+			at++;
+		if (!rest[at])
+			break;
+		size_t end = at;
+		while (rest[end] && rest[end] != '/')
+			end++;
+		char *comp = xstrndup(rest + at, end - at);
+		at = end;
+		if (!strcmp(comp, ".")) {
+			free(comp);
+			continue;
+		}
+		if (!strcmp(comp, "..")) {
+			char *up = sb_path_dirname(done);
+			free(done);
+			done = up;
+			free(comp);
+			continue;
+		}
+		char *next = sb_path_join(done, comp);
+		free(comp);
+		struct stat st;
+		if (sb_ll_masks_absent(ms, next)) {
+			/* hidden: the rest lexically ("..", "." and "//" folded) */
+			char *tail = sb_path_join(next, rest[at] ? rest + at + 1 : "");
+			free(next);
+			next = tail;
+			for (char *q; (q = strstr(next, "/..")) && (q[3] == '/' || !q[3]);) {
+				char *head = xstrndup(next, (size_t)(q - next));
+				char *up = sb_path_dirname(head[0] ? head : "/");
+				char *joined = q[3] ? sb_path_join(up, q + 4) : xstrdup(up);
+				free(head);
+				free(up);
+				free(next);
+				next = joined;
+			}
+			out = sb_path_normalize(next, NULL);
+			free(next);
+			break;
+		}
+		if (lstat(next, &st) < 0) {
+			free(next);
+			break;   /* missing for a reason of its own */
+		}
+		if (S_ISLNK(st.st_mode) && ++hops <= 40) {
+			char target[PATH_MAX];
+			ssize_t k = readlink(next, target, sizeof target - 1);
+			free(next);
+			if (k <= 0)
+				break;
+			target[k] = '\0';
+			/* the target, then what is left of the path */
+			char *more = rest[at] ? sb_path_join(target[0] ? target : ".", rest + at + 1)
+					      : xstrdup(target);
+			if (target[0] == '/') {
+				free(done);
+				done = xstrdup("/");
+			}
+			free(rest);
+			rest = more;
+			at = 0;
+			continue;
+		}
+		free(done);
+		done = next;
+	}
+	free(done);
+	free(rest);
+	return out;
+}
+
+/* Served by the write gate, inside the masks: a name the caller meets as
+ * absent may be one a mask hides.  Its lexical name (a mask is mounted in
+ * place, so the masked view and the real one name a path alike) goes out
+ * when the masks make it absent, for the launcher to check in the real
+ * view (verified_outside).  Outside, the name is there and `granted`
+ * sees the mask: nothing to do here.  */
+static void hidden_probe(ctx *c, const arg_path *a, sb_access acc)
+{
+	if (c->n->remote < 0 || !c->n->masks || !a->ok)
+		return;
+	char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
+	char *p = hidden_name(c->n->masks, full);
+	free(full);
+	if (p) {
+		if (!c->comm[0])
+			sb_caller_comm(c->pid, c->comm, sizeof c->comm);
+		sb_denial d = { .access = acc, .path = p, .pid = (int)c->pid,
+				.process = c->comm[0] ? c->comm : NULL, .syscall = c->sys,
+				.absent = true };
+		report_verified(c->n, &d, acc == SB_ACC_CREATE ? VERIFY_PARENT : VERIFY_PATH);
+	}
+	free(p);
 }
 
 /* The parent of `p` must grant `right` (creating and removing).  */
@@ -647,9 +815,12 @@ static void classify_open(ctx *c, const arg_path *a, uint64_t flags)
 		typed = !follow;
 		p = resolve_long(a, follow, &exists, typed ? &st : NULL);
 	}
-	if (!p)
-		return;
 	int acc = (int)(flags & O_ACCMODE);
+	if (!p || (!exists && !creat)) {
+		hidden_probe(c, a, creat ? SB_ACC_CREATE : acc == O_WRONLY ? SB_ACC_WRITE : SB_ACC_READ);
+		free(p);
+		return;
+	}
 	uint64_t may_need = (acc == O_RDONLY || acc == O_RDWR ? SB_LL_READ_FILE | SB_LL_READ_DIR : 0) |
 			    (acc == O_WRONLY || acc == O_RDWR ? SB_LL_WRITE_FILE : 0) |
 			    (flags & O_TRUNC ? SB_LL_TRUNCATE : 0);
@@ -698,6 +869,8 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 		p = resolve(a, true, &exists, &st);
 		if (p && exists && S_ISREG(st.st_mode) && !granted(c->n, p, SB_LL_EXECUTE))
 			deny(c, SB_ACC_EXEC, p);
+		else if (!p || !exists)
+			hidden_probe(c, a, SB_ACC_EXEC);
 		break;
 	case K_TRUNCATE:
 		p = resolve(a, true, &exists, &st);
@@ -753,6 +926,8 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 		if (!c->n->masks)
 			break;
 		p = resolve(a, true, &exists, &st);
+		if (!p || !exists)
+			hidden_probe(c, a, (int)d->args[k->flags] & W_OK ? SB_ACC_WRITE : SB_ACC_READ);
 		if (p && exists) {
 			int mode = (int)d->args[k->flags];
 			bool dir = S_ISDIR(st.st_mode);
@@ -764,6 +939,27 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 				deny(c, dir ? SB_ACC_LIST : SB_ACC_READ, p);
 		}
 		break;
+	case K_STAT: {
+		/* Landlock never refuses a stat; a mask does (it looks absent),
+		 * and tools probe a path so before they open it: a clone from a
+		 * hidden repository only stats it.  */
+		if (!c->n->masks)
+			break;
+		if (c->n->remote >= 0) {
+			/* inside the masks a hidden name is absent: the lexical
+			 * check alone, no lookup (a stat is the commonest call) */
+			hidden_probe(c, a, SB_ACC_READ);
+			break;
+		}
+		bool nofollow = k->nr == SB_NR_LSTAT ||
+				(k->flags >= 0 && (d->args[k->flags] & AT_SYMLINK_NOFOLLOW));
+		p = resolve(a, !nofollow, &exists, &st);
+		if (p && exists && sb_ll_masks_absent(c->n->masks, p))
+			deny(c, S_ISDIR(st.st_mode) ? SB_ACC_LIST : SB_ACC_READ, p);
+		else if (!p || !exists)
+			hidden_probe(c, a, SB_ACC_READ);
+		break;
+	}
 	case K_SOCKET:
 		break;
 	}

@@ -29,8 +29,11 @@ struct sb_ll_plan;
  * when `deny_unix`, every other family when `deny_net`), send the
  * listener over `sock` and close both; `with_bind`: bind() too (the write
  * gate's, gate.h, which then serves this listener); `masks`: the access(2)
- * family too (only a mask refuses it).  0, or -1 with errno.  */
-int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind, bool masks);
+ * family too (only a mask refuses it), and with `stat_probes` the stat
+ * family (a notification for every stat by name: the cost of seeing a
+ * probe of a hidden path, docs/trace.md).  0, or -1 with errno.  */
+int sb_trace_child_install(int sock, bool deny_unix, bool deny_net, bool with_bind, bool masks,
+			   bool stat_probes);
 
 /* Parent side: receive the listener from `sock` (blocks until the child
  * sends it or exits); -1 when none came; -2 when the write gate's
