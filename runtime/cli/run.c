@@ -410,7 +410,8 @@ static void say_absent(const sb_ll_plan *plan, const sb_prep *prep, sb_diag *d)
 			     "files in your home directory that the policy denies look absent in "
 			     "this sandbox (\"No such file or directory\", \"repository does not "
 			     "exist\"), they are not refused; OMP_SANDBOX_TRACE=1 names each one and "
-			     "its fix (docs/trace.md)");
+			     "its fix, OMP_SANDBOX_TRACE_STAT=1 also those a tool only stat()s "
+			     "(docs/trace.md)");
 }
 
 static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
