@@ -321,5 +321,6 @@ int main(int argc, char **argv)
 	if (sig == SIGSTOP)
 		for (int k = 0; k < nsup; k++)
 			kill(sup[k], SIGCONT);
+	printf("done\n");
 	return 0;
 }
