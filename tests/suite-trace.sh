@@ -193,17 +193,14 @@ elif [ "$eff_abi" -ge 3 ]; then
 		pass "truncation at ABI $eff_abi: refused outside the roots (EACCES), reported once with line 16; the workspace file truncates"
 	else fail "truncation at ABI $eff_abi: $got; $(denials) ${err:0:300}"; fi
 else
-	guard="refused on this kernel: below Landlock ABI 3 truncate(2) and O_TRUNC on an open not for writing are refused on every path"
+	# the guard's refusals are the kernel filter's, traced too (issue 25): not seen
 	if [ "$got" = "path-out EPERM open-out EPERM path-ws EPERM ftrunc-ws ok " ] &&
-		contains "$err" "sandbox: denied truncate $OUTSIDE/ro.txt — $guard" &&
-		contains "$err" "sandbox: denied truncate $WS/mine.txt — $guard" &&
-		contains "$err" "sandbox:   2x truncate $OUTSIDE/ro.txt (refused on this kernel)" &&
-		[ "$(denials | wc -l)" = 2 ] && [ "$(cat "$OUTSIDE/ro.txt")" = keep ]; then
-		pass "truncation at ABI $eff_abi: the guard's refusals (EPERM) are reported, with why and no fix; ftruncate of a file opened for writing works"
+		[ "$(denials | wc -l)" = 0 ] && [ "$(cat "$OUTSIDE/ro.txt")" = keep ]; then
+		pass "truncation at ABI $eff_abi: the guard refuses in the kernel (EPERM), traced too, unreported; ftruncate of a file opened for writing works"
 	else fail "truncation at ABI $eff_abi: $got; $(denials) ${err:0:400}"; fi
 	run -- --learn "$T/trunc.sbx" /usr/bin/python3 -c "$trunc_py"
-	if ! grep -q '^allow' "$T/trunc.sbx" && grep -qF "#   truncate $OUTSIDE/ro.txt (below Landlock ABI 3" "$T/trunc.sbx"; then
-		pass "truncation at ABI $eff_abi: --learn grants nothing for the guard's refusals and lists them"
+	if ! grep -q '^allow' "$T/trunc.sbx"; then
+		pass "truncation at ABI $eff_abi: --learn grants nothing for the guard's refusals"
 	else fail "truncation learn: $(grep -v '^# [A-Z]' "$T/trunc.sbx" | head -8)"; fi
 fi
 rm -f "$OUTSIDE/ro.txt" "$WS/mine.txt"
@@ -420,8 +417,10 @@ try:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("open")
 except PermissionError: print("refused")' 2>"$T/err")
 err=$(cat "$T/err")
-if [ "$out" = refused ] && contains "$err" "sandbox: denied network AF_INET — nonet.sbx:2 \"network off\""; then
-	pass "network off: the refused socket is reported with its policy line"
+# The refusal is the kernel filter's, traced too (issue 25: a process that
+# outlives the supervisor gets the same EPERM), so the trace does not see it.
+if [ "$out" = refused ] && ! contains "$err" "sandbox: denied network"; then
+	pass "network off: the socket is refused by the kernel filter (EPERM), traced too; not reported"
 else fail "network: out=$out err=$(grep -v tamper <<<"$err" | head -c 600)"; fi
 
 # ---- egress by host name: a request the proxy refuses ----

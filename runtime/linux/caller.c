@@ -3,6 +3,7 @@
 #include "runtime/linux/caller.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,5 +45,17 @@ void sb_caller_comm(pid_t pid, char *out, size_t cap)
 		close(fd);
 	out[r > 0 ? r : 0] = '\0';
 	out[strcspn(out, "\n")] = '\0';
+}
+
+size_t sb_bpf_no_listener(struct sock_filter *f)
+{
+	size_t n = 0;
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_seccomp, 0, 3);
+	f[n++] = (struct sock_filter)SB_BPF_ARG_LO(1);   /* flags: the kernel reads 32 bits */
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+					      SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1);
+	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ERRNO | (EBUSY & SECCOMP_RET_DATA));
+	f[n++] = (struct sock_filter)SB_BPF_LD(nr);   /* both other ways land here */
+	return n;
 }
 #endif /* __linux__ */

@@ -21,6 +21,17 @@
 		 (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? 0 : 4))
 #define SB_BPF_RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 
+/* Writes SB_BPF_NO_LISTENER_LEN instructions at `f`, A holding the call
+ * number before and after: seccomp(2) asking for a listener of its own is
+ * refused with EBUSY, the kernel's answer while a listener is attached.
+ * Each filter that has a listener (the trace's, the gate's) carries it:
+ * once the supervisor is gone its listener is detached, and a listener
+ * installed by the tree would receive the calls our filter sends (of equal
+ * actions the newest filter's wins) and could answer CONTINUE
+ * (tests/escape/50-own-seccomp-listener.sh).  */
+#define SB_BPF_NO_LISTENER_LEN 5
+size_t sb_bpf_no_listener(struct sock_filter *f);
+
 /* A NUL-terminated string from the caller's memory, read page by page (an
  * unmapped page after the string does not fail the read).  0, EFAULT, or
  * ENAMETOOLONG when it does not end within `cap`.  */

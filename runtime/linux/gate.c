@@ -148,12 +148,13 @@ enum { NGCALLS = sizeof gcalls / sizeof *gcalls };
  * every other flag) go through; every other gated call is sent.  */
 static int install_filter(unsigned flags)
 {
-	struct sock_filter f[8 + 6 * NGCALLS];
+	struct sock_filter f[8 + SB_BPF_NO_LISTENER_LEN + 6 * NGCALLS];
 	size_t n = 0;
 	f[n++] = (struct sock_filter)SB_BPF_LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GATE_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
 	f[n++] = (struct sock_filter)SB_BPF_LD(nr);
+	n += sb_bpf_no_listener(f + n);
 	for (size_t i = 0; i < NGCALLS; i++) {
 		if (gcalls[i].k == G_OPEN) {
 			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,

@@ -424,16 +424,18 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	 * (or a proxy) outside the network namespace: refused at every ABI */
 	bool unix_block = (sb_ll_plan_unix_block(plan) && ai.abi < 9) || o->egress;
 	bool net_block = sb_ll_plan_net_block(plan);
-	/* Traced, the trace filter refuses those sockets instead, so the
-	 * refusal is seen (trace_notify.h).  */
+	/* Traced as well: a refusal is the kernel's, never the supervisor's
+	 * answer, which a process outliving the supervisor would not get
+	 * (ENOSYS instead of EPERM); the trace does not see these calls
+	 * (docs/trace.md, "What the trace guarantees").  */
 	sb_keyring_fresh();   /* before the filter refuses keyctl */
-	if (sb_seccomp_install(unix_block && !o->trace, net_block && !o->trace, o->egress != NULL) < 0) {
+	if (sb_seccomp_install(unix_block, net_block, o->egress != NULL) < 0) {
 		rc = fail(d, "installing the seccomp filter", errno);
 		goto out;
 	}
 	/* ABI 1-2 have no TRUNCATE right: close truncation with seccomp.  */
 	bool trunc_guard = sandbox && sb_seccomp_truncate_guard_needed(&ai);
-	if (trunc_guard && sb_seccomp_install_truncate_guard(o->trace) < 0) {
+	if (trunc_guard && sb_seccomp_install_truncate_guard() < 0) {
 		rc = fail(d, "installing the seccomp truncation guard", errno);
 		goto out;
 	}
@@ -494,7 +496,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 			to = gate_sock;
 			gate_sock = -1;
 		}
-		if (sb_trace_child_install(to, unix_block, net_block, to != o->trace_sock,
+		if (sb_trace_child_install(to, false, false, to != o->trace_sock,
 					   plan->masks.n > 0, o->trace_stat) < 0) {
 			rc = fail(d, "installing the trace filter", errno);
 			goto out;

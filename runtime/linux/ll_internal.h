@@ -298,10 +298,9 @@ void sb_keyring_fresh(void);
  * lost below the ABI that adds it (sbrun --doctor and --plan).  */
 void sb_ll_abi_report(FILE *out, int abi, const char *prefix);
 /* seccomp_trunc.c: below Landlock ABI 3, refuse truncate(2), O_TRUNC on an
- * open not for writing, and openat2 (ENOSYS).  `traced`: truncate(2) and
- * the O_TRUNC opens are refused by the trace supervisor instead, which
- * reports them.  Returns 0 or -1 with errno.  */
-int sb_seccomp_install_truncate_guard(bool traced);
+ * open not for writing, and openat2 (ENOSYS), traced or not.  Returns 0 or
+ * -1 with errno.  */
+int sb_seccomp_install_truncate_guard(void);
 /* Is the guard installed at this ABI (0: no sandbox)?  */
 bool sb_seccomp_truncate_guard_needed(const sb_ll_abi_info *ai);
 /* Does the guard refuse an open with these flags (O_TRUNC, not opened for

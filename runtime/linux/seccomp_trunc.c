@@ -18,12 +18,11 @@
  *    openat (glibc's open() never uses openat2).
  *  - io_uring (IORING_OP_OPENAT) is already refused: io_uring_setup, in
  *    seccomp.c.
- * Traced (sbrun --trace), truncate(2) and the O_TRUNC opens are left to the
- * trace filter, which sends every one of them to the supervisor: it answers
- * EPERM on the same flags and reports the refusal (trace_notify.c).  This
- * filter's own EPERM would win over the notification (seccomp returns the
- * strictest action), so the refusal would go unreported.  If the
- * supervisor dies the calls fail with ENOSYS: still refused.
+ * Traced (sbrun --trace) too: the refusal stays this filter's, so a
+ * process that outlives or kills the trace's supervisor gets the same EPERM
+ * (tests/suite-trace-sound.sh).  The trace does not see these calls: this
+ * filter's ERRNO wins over the trace filter's notification (seccomp returns
+ * the strictest action), docs/trace.md says so.
  * Only the low 32 bits of a flags argument are compared: the kernel reads
  * flags as an int (the CVE-2019-10063 lesson, as for ioctl in seccomp.c).  */
 #include "runtime/linux/ll_internal.h"
@@ -57,33 +56,26 @@
 
 /* The program, built into `f` (at least 32 slots); returns its length.
  * Layout: arch check; a dispatch on nr that jumps to "check flags in
- * argument k" for each open-like call; one flags check per argument index.
- * `traced`: truncate, open and openat are the trace filter's (above).  */
-static unsigned short build(struct sock_filter *f, bool traced)
+ * argument k" for each open-like call; one flags check per argument index.  */
+static unsigned short build(struct sock_filter *f)
 {
 	unsigned short n = 0;
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TG_AUDIT_ARCH, 1, 0);
 	f[n++] = TG_RET(SECCOMP_RET_KILL_PROCESS);
 	f[n++] = TG_LD_NR;
-	if (!traced) {
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_truncate, 0, 1);
-		f[n++] = TG_ERRNO(EPERM);
-	}
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_truncate, 0, 1);
+	f[n++] = TG_ERRNO(EPERM);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1);
 	f[n++] = TG_ERRNO(ENOSYS);
 	/* dispatch: flags in argument 1 (open), 2 (openat, open_by_handle_at) */
-	unsigned short j1 = 0, j2a = 0, j2b;
+	unsigned short j1 = 0, j2a, j2b;
 #ifdef __NR_open
-	if (!traced) {
-		j1 = n;
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 0);
-	}
+	j1 = n;
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 0);
 #endif
-	if (!traced) {
-		j2a = n;
-		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 0);
-	}
+	j2a = n;
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 0);
 	j2b = n;
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open_by_handle_at, 0, 0);
 	f[n++] = TG_RET(SECCOMP_RET_ALLOW);
@@ -103,8 +95,7 @@ static unsigned short build(struct sock_filter *f, bool traced)
 	/* patch the dispatch jumps (jt is relative to the next instruction) */
 	if (j1)
 		f[j1].jt = (unsigned char)(chk[0] - j1 - 1);
-	if (j2a)
-		f[j2a].jt = (unsigned char)(chk[1] - j2a - 1);
+	f[j2a].jt = (unsigned char)(chk[1] - j2a - 1);
 	f[j2b].jt = (unsigned char)(chk[1] - j2b - 1);
 	return n;
 }
@@ -127,7 +118,7 @@ bool sb_seccomp_trunc_refused(uint64_t open_flags)
 	return (lo & O_TRUNC) && acc != O_WRONLY && acc != O_RDWR;
 }
 
-int sb_seccomp_install_truncate_guard(bool traced)
+int sb_seccomp_install_truncate_guard(void)
 {
 #ifdef SB_TEST_HOOKS
 	int e;
@@ -137,7 +128,7 @@ int sb_seccomp_install_truncate_guard(bool traced)
 	}
 #endif
 	struct sock_filter f[32];
-	struct sock_fprog prog = { .len = build(f, traced), .filter = f };
+	struct sock_fprog prog = { .len = build(f), .filter = f };
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
 		return -1;
 	return 0;

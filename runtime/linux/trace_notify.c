@@ -119,12 +119,13 @@ enum { NCALLS = sizeof calls / sizeof *calls };
 static int install_filter(bool deny_unix, bool deny_net, bool with_bind, bool masks,
 			  bool stat_probes)
 {
-	struct sock_filter f[10 + 6 * NCALLS];
+	struct sock_filter f[10 + SB_BPF_NO_LISTENER_LEN + 6 * NCALLS];
 	size_t n = 0;
 	f[n++] = (struct sock_filter)SB_BPF_LD(arch);
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TN_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)SB_BPF_RET(SECCOMP_RET_ALLOW);   /* the launch filter kills it */
 	f[n++] = (struct sock_filter)SB_BPF_LD(nr);
+	n += sb_bpf_no_listener(f + n);
 	/* Each path call: equal -> notify.  socket() last, by family.  */
 	for (size_t i = 0; i < NCALLS; i++) {
 		if (calls[i].k == K_SOCKET || (calls[i].k == K_ACCESS && !masks) ||
