@@ -56,8 +56,9 @@ typedef struct sb_linux_opts {
 typedef struct sb_ll_plan sb_ll_plan;
 
 /* Translate a bound profile into a Landlock plan (rules, narrowings,
- * platform gaps, unenforceable statements).  Returns 0, or SB_REFUSED with
- * diagnostics when a deny cannot be enforced.  */
+ * platform gaps, unenforceable statements).  Returns 0 with the plan in
+ * *out (the caller frees it), or SB_REFUSED with diagnostics when a deny
+ * cannot be enforced or the plan cannot be made; *out is then NULL.  */
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out,
 		     sb_diag *d);
 /* The human-readable plan: every rule and every narrowing/gap with its
@@ -70,7 +71,8 @@ bool sb_ll_plan_looks_absent(const sb_ll_plan *plan, const char *path);
 void sb_ll_plan_free(sb_ll_plan *plan);
 
 /* The launch steps (close fds, drop caps, NNP, seccomp, restrict, exec).
- * Returns only on failure, with the exit status to use.  `envp` is the final
+ * Returns only on failure, with a negative sb_status (status.h) after
+ * reporting; the program maps it to an exit status.  `envp` is the final
  * environment.  */
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d);

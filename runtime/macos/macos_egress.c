@@ -106,7 +106,6 @@ int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);
 		raise(WTERMSIG(st));
-		return 128 + WTERMSIG(st);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : SB_REFUSED;
+	return sb_wait_exit_code(st);
 }
