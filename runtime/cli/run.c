@@ -12,7 +12,6 @@
 #include "runtime/linux/landlock_sys.h"
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
-#include "runtime/linux/ll_internal.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"

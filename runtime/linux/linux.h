@@ -14,6 +14,18 @@
 #include "compiler/ir/ir.h"
 #include "runtime/common/status.h"
 
+/* How denies inside allowed trees are enforced (sbrun --mechanism;
+ * docs/linux.md): public, so the programs name the choice they parse.  */
+typedef enum {
+	SB_LL_MECH_AUTO = 0,       /* masks where namespaces can be had */
+	SB_LL_MECH_MASK,           /* masks, or refuse */
+	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
+} sb_ll_mechanism;
+
+typedef enum {
+	SB_LL_GATE_AUTO = 0,       /* the write gate where seccomp can have a listener */
+	SB_LL_GATE_OFF,            /* masks and the complement only (narrower) */
+} sb_ll_gate_mode;
 
 typedef struct sb_linux_opts {
 	const char *home;            /* canonical verified home */
@@ -24,8 +36,8 @@ typedef struct sb_linux_opts {
 	bool keep_background;        /* leave the tree's processes running after
 				      * the command (runtime/linux/tree.h) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
-	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
-	int gate;                    /* sb_ll_gate_mode (ll_internal.h): 0 = auto */
+	sb_ll_mechanism mechanism;   /* SB_LL_MECH_AUTO unless told */
+	sb_ll_gate_mode gate;        /* SB_LL_GATE_AUTO unless told */
 	/* The user the sandbox runs as and XDG_RUNTIME_DIR of the launch's
 	 * environment (NULL: unset): the per-user runtime directories
 	 * (/run/user/UID and XDG_RUNTIME_DIR) are denied whole.  Filled by the

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "runtime/linux/landlock_sys.h"
+#include "runtime/linux/linux.h"
 #include "runtime/linux/gate.h"
 
 /* One Landlock rule, opened at plan time (O_PATH|O_NOFOLLOW); the plan
@@ -192,17 +193,6 @@ bool sb_ll_masks_absent(const sb_ll_masks *ms, const char *p);
  * entry gets no rule, so the expander need not list it.  */
 char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n);
 const char *sb_ll_mask_kind_name(const sb_ll_mask *m);
-
-typedef enum {
-	SB_LL_MECH_AUTO = 0,       /* masks where namespaces can be had */
-	SB_LL_MECH_MASK,           /* masks, or refuse */
-	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
-} sb_ll_mechanism;
-
-typedef enum {
-	SB_LL_GATE_AUTO = 0,       /* the write gate where seccomp can have a listener */
-	SB_LL_GATE_OFF,            /* masks and the complement only (narrower) */
-} sb_ll_gate_mode;
 
 /* namespaces.c: can this process create the namespaces masks need?  Tried
  * in a throwaway child (user + mount namespace when unprivileged, mount

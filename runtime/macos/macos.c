@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "runtime/common/env.h"
 #include "runtime/common/status.h"
-#include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
