@@ -55,6 +55,9 @@ typedef struct sb_linux_opts {
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;
+	/* The program's name ("sbrun", "omp-sandboxed"; NULL: "sbrun"): the
+	 * egress proxy's log lines begin with it.  Borrowed.  */
+	const char *tool;
 	/* Set by sb_linux_exec_traced in its child: add the trace filter last
 	 * and send its listener over trace_sock.  */
 	bool trace;

@@ -272,11 +272,12 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
 
 /* egress.c: fork; the parent serves the egress proxy until the child ends
  * and exits as it did (never returns); the child returns SB_OK inside its
- * new network namespace, or SB_REFUSED after reporting why not.  */
+ * new network namespace, or SB_REFUSED after reporting why not.  `tool`
+ * (sb_linux_opts.tool) begins the proxy's log lines.  */
 struct sb_diag;
 struct sb_egress;
 int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, bool end_tree,
-		       struct sb_diag *d);
+		       const char *tool, struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets, bool namespaced_only);
