@@ -172,4 +172,33 @@ if [ -z "$bad" ]; then
 else
 	echo "FAIL: layers: library code includes exit_status.h:" $bad; fail=1
 fi
+# Only the programs read the process environment (docs/architecture.md,
+# "What each stage must not do"): library stages get an envp or a value.
+# Comments are dropped first (a comment may name `environ`), and a name
+# inside a string (SBPL's "getenv") is not a call.
+bad=$(for f in compiler/*/*.[ch] runtime/*/*.[ch]; do
+	case $f in compiler/cli/* | runtime/cli/*) continue ;; esac
+	awk '{
+		line = $0; out = ""
+		while (line != "") {
+			if (inc) {
+				i = index(line, "*/")
+				if (!i) { line = ""; break }
+				line = substr(line, i + 2); inc = 0
+				continue
+			}
+			i = index(line, "/*"); j = index(line, "//")
+			if (j && (!i || j < i)) { out = out substr(line, 1, j - 1); break }
+			if (!i) { out = out line; break }
+			out = out substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
+		}
+		print FILENAME ":" FNR ": " out
+	}' "$f"
+done | grep -E '(^|[^"[:alnum:]_])(secure_)?getenv[[:space:]]*\(|(^|[^"/[:alnum:]_])environ([^"[:alnum:]_]|$)' |
+	sed -E 's/: +/: /')
+if [ -z "$bad" ]; then
+	echo "PASS: layers: the environment is read only under compiler/cli and runtime/cli"
+else
+	echo "FAIL: layers: library code reads the environment:"; sed 's/^/  /' <<<"$bad"; fail=1
+fi
 exit $fail

@@ -768,7 +768,7 @@ int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, cfg_in->tool);
-	sb_diag_auto_colour(d);
+	sb_diag_auto_colour(d, sb_env_get(cfg_in->envp, "NO_COLOR"));
 	sb_run_cfg cfg_copy = *cfg_in;
 	trace_from_env(&cfg_copy);
 	const sb_run_cfg *cfg = &cfg_copy;
