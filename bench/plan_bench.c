@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 			"[auto|masks|complement]\n");
 		return 2;
 	}
-	int mech = SB_LL_MECH_AUTO;
+	sb_ll_mechanism mech = SB_LL_MECH_AUTO;
 	if (argc == 7 && strcmp(argv[6], "masks") == 0)
 		mech = SB_LL_MECH_MASK;
 	else if (argc == 7 && strcmp(argv[6], "complement") == 0)

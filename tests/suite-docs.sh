@@ -100,6 +100,22 @@ if [ -x "$B/bin/sbc" ] && command -v script >/dev/null; then
 else
 	skip "colour check: sbc not built or script(1) missing"
 fi
+# the launcher reads NO_COLOR from the environment it is given (run.c), the
+# diagnostics library from no environment at all
+if [ -x "$B/bin/sbrun" ] && command -v script >/dev/null; then
+	esc=$'\033['
+	tty_out=$(script -qec "$B/bin/sbrun $TMP/absent.sb /bin/true" /dev/null 2>&1)
+	nocolor_out=$(NO_COLOR=1 script -qec "$B/bin/sbrun $TMP/absent.sb /bin/true" /dev/null 2>&1)
+	empty_out=$(NO_COLOR= script -qec "$B/bin/sbrun $TMP/absent.sb /bin/true" /dev/null 2>&1)
+	if [[ $tty_out == *"$esc"*error* ]] && [[ $empty_out == *"$esc"*error* ]] &&
+		[[ $nocolor_out != *"$esc"* ]] && [[ $nocolor_out == *error:* ]]; then
+		pass "sbrun diagnostics: colour on a terminal (also with NO_COLOR empty), plain with NO_COLOR=1"
+	else
+		fail "sbrun colour: tty='${tty_out:0:60}' no_color='${nocolor_out:0:60}' empty='${empty_out:0:60}'"
+	fi
+else
+	skip "sbrun colour check: sbrun not built or script(1) missing"
+fi
 
 # ---- make install DESTDIR=... / make uninstall round trip ----
 if [ -x "$B/bin/sbc" ] && [ -x "$B/bin/sbrun" ] && [ -x "$B/bin/omp-sandboxed" ]; then

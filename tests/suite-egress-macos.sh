@@ -106,5 +106,23 @@ ok "macOS: a command killed by a signal: sbrun ends the same way (143)" eval '[ 
 # the proxy is gone when the tree has exited
 ok "macOS: no proxy listens after the run" eval '! /usr/bin/curl -s -m 2 -x "http://127.0.0.1:$pport" "http://127.0.0.1:$port/hello" > /dev/null 2>&1'
 
+# omp-sandboxed's proxy names omp-sandboxed, not sbrun, on its refusals
+OS=$B/test-bin/omp-sandboxed
+if [ -x "$OS" ]; then
+	mkdir -p "$T/bin"
+	printf '#!/bin/sh\nexec "$@"\n' > "$T/bin/omp"
+	chmod 755 "$T/bin/omp"
+	rm -f "$rec"
+	out=$(cd "$H/proj" && /usr/bin/env -i PATH="$T/bin:/usr/bin:/bin" HOME=$H TERM=dumb SB_TEST_PLATFORM=macos \
+		OMP_SANDBOX_TOOLS=none OMP_SANDBOX_NETWORK=allowlist OMP_SANDBOX_ALLOW_HOSTS=allowed.invalid \
+		"$OS" /usr/bin/curl -sS --noproxy '' "http://localhost:$port/hello" 2> "$T/err")
+	rc=$?
+	err=$(cat "$T/err")
+	ok "omp-sandboxed: the proxy's refusal begins with omp-sandboxed" eval \
+		'grep -q "^omp-sandboxed egress: GET http://localhost:$port/hello refused: " <<< "$err" && ! grep -q "^sbrun egress:" <<< "$err"'
+else
+	echo "SKIP: $OS not built"
+fi
+
 echo "$npass passed, $nfail failed"
 [ $nfail = 0 ]

@@ -384,7 +384,7 @@ print(buf.count(b"data: event"))
 			secs=$(( ($(/bin/date +%s%N) - t0) / 1000000 ))
 			secs=$((secs / 1000)).$(printf %03d $((secs % 1000)))
 			# omp's own words about the failure (not the proxy's, not the trace's)
-			said=$(grep -v -e '^sbrun egress:' -e '^sandbox:' -e '^omp-sandboxed:' "$w/omp.err" | grep -m1 -i -e error -e fail -e refused | head -c 160)
+			said=$(grep -v -e '^omp-sandboxed egress:' -e '^sandbox:' -e '^omp-sandboxed:' "$w/omp.err" | grep -m1 -i -e error -e fail -e refused | head -c 160)
 			return $rc
 		}
 		answer="The stand-in model on allowed answers: sandboxed egress works."
@@ -395,7 +395,7 @@ print(buf.count(b"data: event"))
 		if [ $rc = 0 ] && [ "$(cat "$w/omp.out")" = "$answer" ] && [ "$after" -gt "$before" ]; then
 			# omp also asks model catalogues at start-up (docs/egress.md):
 			# refused, and omp carries on
-			others=$(grep -o "^sbrun egress: CONNECT [^ ]* refused" "$w/omp.err" | cut -d' ' -f4 | sort -u | tr '\n' ' ')
+			others=$(grep -o "^omp-sandboxed egress: CONNECT [^ ]* refused" "$w/omp.err" | cut -d' ' -f4 | sort -u | tr '\n' ' ')
 			pass "omp -p (bun) through the proxy: the stand-in model's streamed answer printed ($((after - before)) request(s) at model.test, ${secs} s; other hosts refused: ${others:-none})"
 		else
 			failed "omp against model.test: rc $rc, out '$(head -c 300 "$w/omp.out")', err $(tail -c 600 "$w/omp.err")"
@@ -413,7 +413,7 @@ print(buf.count(b"data: event"))
 			after=$(grep -c "host=model.test" "$T/allowed.log")
 			err=$(cat "$w/omp.err")
 			if [ $rc != 0 ] && ! grep -q "sandboxed egress works" "$w/omp.out" && [ "$after" = "$before" ] &&
-				grep -q "sbrun egress: CONNECT model.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
+				grep -q "omp-sandboxed egress: CONNECT model.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
 				grep -q 'sandbox: denied connect model.test:443 — omp-allowlist.sbx:9 "network off"; to allow: .*OMP_SANDBOX_ALLOW_HOSTS=model.test' <<<"$err"; then
 				pass "omp with model.test not allowed: fails (rc $rc), the refusal on stderr and in the trace, the server never asked (${secs} s; omp said: ${said:-nothing})"
 			else
@@ -429,7 +429,7 @@ print(buf.count(b"data: event"))
 				after=$(log_count forbidden)
 				err=$(cat "$w/omp.err")
 				if [ $rc != 0 ] && [ "$after" = "$before" ] &&
-					grep -q "sbrun egress: CONNECT forbidden.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
+					grep -q "omp-sandboxed egress: CONNECT forbidden.test:443 refused: denied by omp-allowlist.sbx:9: network off" <<<"$err" &&
 					grep -q 'sandbox: denied connect forbidden.test:443 — omp-allowlist.sbx:9' <<<"$err"; then
 					pass "omp with its provider at forbidden.test: fails (rc $rc), the refusal on stderr and in the trace, forbidden.test never asked (${secs} s; omp said: ${said:-nothing})"
 				else

@@ -124,5 +124,20 @@ if [ "$rc" = 78 ] && [ ! -e "$WS/ran" ] && contains "$err" "cannot read the sand
 	pass "the log refuses: the launch is refused (78) with its words and the override; the command never ran"
 else fail "log failure: rc=$rc ran=$(ls "$WS/ran" 2>/dev/null) $err"; fi
 
+# ---- the child cannot enter the workspace: a refusal (78), not 255 ----
+# (the stand-in log removes the workspace once the launch is prepared; the
+# child used to _exit with the negative SB_REFUSED, which reads as 255)
+mkdir -p "$H/gone"
+rm -f "$T/log.rec"
+out=$(cd "$H/gone" && /usr/bin/env -i PATH="$T/bin:/usr/bin:/bin" HOME="$H" TERM=dumb LANG=C.UTF-8 \
+	SB_TEST_PLATFORM=macos SB_TEST_LOG_LINES=/dev/null SB_TEST_LOG_RMDIR="$H/gone" \
+	OMP_SANDBOX_TOOLS=none OMP_SANDBOX_TRACE=1 "$OS" /bin/sh -c "touch $WS/ran" 2>"$T/err")
+rc=$?
+err=$(cat "$T/err")
+if [ "$rc" = 78 ] && [ ! -e "$H/gone" ] && [ ! -e "$WS/ran" ] &&
+	contains "$err" "cannot enter the workspace $H/gone"; then
+	pass "the traced child cannot enter the workspace: refused (78) with the reason; the command never ran"
+else fail "traced child refusal: rc=$rc gone=$(ls -d "$H/gone" 2>/dev/null) $err"; fi
+
 echo "suite-trace-macos: $npass passed, $nfail failed"
 [ "$nfail" = 0 ]

@@ -437,6 +437,10 @@ if [ -x /usr/bin/curl ] && /usr/bin/unshare -n -U -r /bin/true 2>/dev/null; then
 		[ "$(count "$err" "sandbox: denied connect")" = 1 ]; then
 		pass "egress: the refused request is traced once with its host rule and fix"
 	else fail "egress trace: out=$out $(denials | head -3) $(grep -F 'egress' <<<"$err" | head -3)"; fi
+	if grep -q "^omp-sandboxed egress: GET http://blocked.invalid/ refused: " <<<"$err" &&
+		! grep -q "^sbrun egress:" <<<"$err"; then
+		pass "egress: the proxy's refusal line names omp-sandboxed, the program that ran"
+	else fail "egress log name: $(grep -F 'egress:' <<<"$err" | head -3)"; fi
 	rule=$(grep -oE 'denied connect blocked.invalid:80 — [^;]*' <<<"$err" | head -1)
 	if grep -qE '— [^ ]+:[0-9]+ "' <<<"$rule"; then
 		pass "egress: the deciding rule is located (${rule#*— })"

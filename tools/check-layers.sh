@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# check-layers.sh - prove the stage boundaries of docs/architecture.md at
-# link time.  Each stage's archive is linked whole (every object, used or
+# check-layers.sh - prove the stage boundaries of docs/architecture.md.
+# At link time: each stage's archive is linked whole (every object, used or
 # not) with only the archives that stage may use: a call into a forbidden
-# stage is an undefined reference and fails here.  Then a deliberate
-# forbidden call (the runtime calling a check pass) must fail to link, so
-# the check itself is known to bite.
+# stage is an undefined reference and fails here.  At include time: a file
+# of a stage includes headers only from its own folder and the folders of
+# the stages it may use, and a `*_internal.h` only from its own folder.
+# Each check is then shown to bite on a deliberately bad input (a forbidden
+# call; bad includes in a temporary tree), never by breaking this tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -13,31 +15,129 @@ LDFLAGS=${LDFLAGS:-}
 tmp=$(mktemp -d /tmp/sbx-layers.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-c() { for s; do printf '%s ' "$B/lib/libsbc-$s.a"; done; }
-r() { for s; do printf '%s ' "$B/lib/libsbrt-$s.a"; done; }
-# stage | archives it may use (users before what they use)
-C_RT="$(c eval sbpl ir common)"
-C_ALL="$(c driver lower check front eval sbpl ir common)"
-table=(
-	"$(c common)|"
-	"$(c ir)|$(c common)"
-	"$(c front)|$(c ir common)"
-	"$(c check)|$(c front ir common)"
-	"$(c lower)|$(c front ir common)"
-	"$(c sbpl)|$(c ir common)"
-	"$(c eval)|$(c ir common)"
-	"$(c driver)|$(c lower check front eval sbpl ir common)"
-	"$(c cli)|$(r common) $C_ALL"
-	"$(r common)|$C_RT"
-	"$(r macos)|$(r common) $C_RT"
-	"$(r linux)|$(r common) $C_RT"
-	"$(r cli)|$(r linux macos common) $C_ALL"
+# The one table of stages: folder | the folders it may use, users before
+# what they use (the link order).  Both checks below read it.
+C_RT="compiler/eval compiler/sbpl compiler/ir compiler/common"
+C_ALL="compiler/driver compiler/lower compiler/check compiler/front $C_RT"
+stages=(
+	"compiler/common|"
+	"compiler/ir|compiler/common"
+	"compiler/front|compiler/ir compiler/common"
+	"compiler/check|compiler/front compiler/ir compiler/common"
+	"compiler/lower|compiler/front compiler/ir compiler/common"
+	"compiler/sbpl|compiler/ir compiler/common"
+	"compiler/eval|compiler/ir compiler/common"
+	"compiler/driver|$C_ALL"
+	"compiler/cli|runtime/common $C_ALL"
+	"runtime/common|$C_RT"
+	"runtime/macos|runtime/common $C_RT"
+	"runtime/linux|runtime/common $C_RT"
+	"runtime/cli|runtime/linux runtime/macos runtime/common $C_ALL"
 )
+# The grammar is built into the front stage (Makefile: C_OBJ_front).
+grammar_stage=compiler/front
+
+# folder -> its archive
+lib_of() {
+	case $1 in
+	compiler/*) printf '%s' "$B/lib/libsbc-${1#compiler/}.a" ;;
+	runtime/*) printf '%s' "$B/lib/libsbrt-${1#runtime/}.a" ;;
+	esac
+}
+
+# stage -> itself and the folders it may use; "" when not a stage
+may_of() {
+	local row
+	for row in "${stages[@]}"; do
+		[ "${row%%|*}" = "$1" ] && { printf '%s %s' "$1" "${row#*|}"; return; }
+	done
+}
+
+# check_includes ROOT: every quoted #include of ROOT's stage folders (and
+# grammar/) against the table.  Prints one line per violation,
+# "FILE:LINE: RULE", and returns 1 when there was any.
+check_includes() {
+	local root=$1 stage may rc=0 f n inc folder gen
+	# the headers bison and flex write (build/gen/NAME_parser.h, NAME_lexer.h)
+	gen=" "
+	for f in "$root"/grammar/*.y "$root"/grammar/*.l; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.y) gen+="$(basename "$f" .y)_parser.h " ;;
+		*.l) gen+="$(basename "$f" .l)_lexer.h " ;;
+		esac
+	done
+	while IFS= read -r f; do
+		stage=${f%/*}
+		[ "$stage" = grammar ] && stage=$grammar_stage
+		may=$(may_of "$stage")
+		[ -n "$may" ] || continue
+		while IFS=: read -r n inc; do
+			inc=${inc#*\"}
+			inc=${inc%%\"*}
+			folder=${inc%/*}
+			if [ "$folder" = "$inc" ]; then
+				if [[ $gen != *" $inc "* ]]; then
+					echo "$f:$n: \"$inc\": include headers by their path from the repository root (docs/architecture.md)"
+					rc=1
+				elif [ "$stage" != "$grammar_stage" ]; then
+					echo "$f:$n: \"$inc\": the generated grammar headers belong to $grammar_stage; $stage may not include them"
+					rc=1
+				fi
+			elif [[ ${inc##*/} == *_internal.h && $folder != "${f%/*}" ]]; then
+				echo "$f:$n: \"$inc\": a *_internal.h is private to its folder ($folder); $stage may not include it"
+				rc=1
+			elif [[ " $may " != *" $folder "* ]]; then
+				echo "$f:$n: \"$inc\": $stage may include only from: $may"
+				rc=1
+			fi
+		done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$root/$f")
+	done < <(cd "$root" && find compiler runtime grammar -type f \( -name '*.[chyl]' \) 2>/dev/null | sort)
+	return $rc
+}
+
+fail=0
+if check_includes . >"$tmp/inc"; then
+	echo "PASS: layers: every stage includes only headers of the stages it may use"
+else
+	echo "FAIL: layers: includes across stage boundaries:"; sed 's/^/  /' "$tmp/inc"; fail=1
+fi
+# The include check must bite: a temporary tree with a runtime file that
+# includes the front end, a program that includes the Linux backend's
+# private header, and a header included without its folder.
+mkdir -p "$tmp/bad/runtime/common" "$tmp/bad/runtime/cli" "$tmp/bad/runtime/linux" "$tmp/bad/compiler/ir"
+printf '#include <stdio.h>\n#include "runtime/common/env.h"\n#include "compiler/front/ast.h"\n' >"$tmp/bad/runtime/common/bad.c"
+printf '#include "runtime/linux/linux.h"\n#include "runtime/linux/ll_internal.h"\n' >"$tmp/bad/runtime/cli/bad.c"
+printf '#include "runtime/linux/ll_internal.h"\n' >"$tmp/bad/runtime/linux/ok.c"
+printf '/* #include "compiler/sbpl/sbpl.h" is only a comment */\n#include "ir.h"\n' >"$tmp/bad/compiler/ir/bad.h"
+check_includes "$tmp/bad" >"$tmp/inc"
+rc=$?
+want=(
+	'compiler/ir/bad.h:2: "ir.h": include headers by their path from the repository root'
+	'runtime/cli/bad.c:2: "runtime/linux/ll_internal.h": a *_internal.h is private to its folder (runtime/linux); runtime/cli may not include it'
+	'runtime/common/bad.c:3: "compiler/front/ast.h": runtime/common may include only from: runtime/common compiler/eval compiler/sbpl compiler/ir compiler/common'
+)
+ok=1
+[ "$rc" = 1 ] && [ "$(wc -l <"$tmp/inc")" = ${#want[@]} ] || ok=0
+for w in "${want[@]}"; do
+	grep -qF -- "$w" "$tmp/inc" || ok=0
+done
+if [ $ok = 1 ]; then
+	echo "PASS: layers: the include check names each bad include (file:line and the rule) and fails"
+else
+	echo "FAIL: layers: the include check on a bad tree (status $rc) said:"; sed 's/^/  /' "$tmp/inc"; fail=1
+fi
+
+table=()
+for row in "${stages[@]}"; do
+	deps=""
+	for s in ${row#*|}; do deps+="$(lib_of "$s") "; done
+	table+=("$(lib_of "${row%%|*}")|$deps")
+done
 printf 'int main(void) { return 0; }\n' >"$tmp/main.c"
 # The launcher programs provide the embedded profile; stand in for it.
 printf 'const char sb_default_profile[] = ""; const unsigned long sb_default_profile_len = 0;\n' >"$tmp/embed.c"
 "$CC" -c -o "$tmp/main.o" "$tmp/main.c" && "$CC" -c -o "$tmp/embed.o" "$tmp/embed.c" || exit 1
-fail=0
 for row in "${table[@]}"; do
 	lib=${row%%|*}; lib=${lib% }
 	deps=${row#*|}
@@ -56,7 +156,7 @@ done
 printf 'int sb_check_all(const void *, const void *, void *);\nint rt_forbidden(void) { return sb_check_all(0, 0, 0); }\n' >"$tmp/bad.c"
 "$CC" -c -o "$tmp/bad.o" "$tmp/bad.c" || exit 1
 # shellcheck disable=SC2086
-if "$CC" $LDFLAGS -o "$tmp/a.out" "$tmp/main.o" "$tmp/embed.o" "$tmp/bad.o" $(r common) $C_RT -lm >"$tmp/log" 2>&1; then
+if "$CC" $LDFLAGS -o "$tmp/a.out" "$tmp/main.o" "$tmp/embed.o" "$tmp/bad.o" $(lib_of runtime/common) $(for s in $C_RT; do lib_of "$s"; echo; done) -lm >"$tmp/log" 2>&1; then
 	echo "FAIL: layers: a runtime call into a check pass linked"; fail=1
 elif grep -q "undefined reference to \`sb_check_all'" "$tmp/log"; then
 	echo "PASS: layers: a runtime call into a check pass fails to link (undefined sb_check_all)"
@@ -71,5 +171,34 @@ if [ -z "$bad" ]; then
 	echo "PASS: layers: exit statuses are chosen only under compiler/cli and runtime/cli"
 else
 	echo "FAIL: layers: library code includes exit_status.h:" $bad; fail=1
+fi
+# Only the programs read the process environment (docs/architecture.md,
+# "What each stage must not do"): library stages get an envp or a value.
+# Comments are dropped first (a comment may name `environ`), and a name
+# inside a string (SBPL's "getenv") is not a call.
+bad=$(for f in compiler/*/*.[ch] runtime/*/*.[ch]; do
+	case $f in compiler/cli/* | runtime/cli/*) continue ;; esac
+	awk '{
+		line = $0; out = ""
+		while (line != "") {
+			if (inc) {
+				i = index(line, "*/")
+				if (!i) { line = ""; break }
+				line = substr(line, i + 2); inc = 0
+				continue
+			}
+			i = index(line, "/*"); j = index(line, "//")
+			if (j && (!i || j < i)) { out = out substr(line, 1, j - 1); break }
+			if (!i) { out = out line; break }
+			out = out substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
+		}
+		print FILENAME ":" FNR ": " out
+	}' "$f"
+done | grep -E '(^|[^"[:alnum:]_])(secure_)?getenv[[:space:]]*\(|(^|[^"/[:alnum:]_])environ([^"[:alnum:]_]|$)' |
+	sed -E 's/: +/: /')
+if [ -z "$bad" ]; then
+	echo "PASS: layers: the environment is read only under compiler/cli and runtime/cli"
+else
+	echo "FAIL: layers: library code reads the environment:"; sed 's/^/  /' <<<"$bad"; fail=1
 fi
 exit $fail

@@ -579,7 +579,7 @@ int sb_cmd_diff(int argc, char **argv)
 	rc = SB_EXIT_DIFF_ERROR;
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
-	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
+	sb_diag_auto_colour(d, getenv("NO_COLOR"));   /* colour on a terminal unless NO_COLOR */
 	sb_profile *a = sb_load_profile(o.old_file, &o.q.defs, d);
 	sb_profile *b = a ? sb_load_profile(o.new_file, &o.q.defs, d) : NULL;
 	sb_bindings used = { 0 }, samples = { 0 };

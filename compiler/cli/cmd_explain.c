@@ -381,7 +381,7 @@ static int explain_host(const explain_opts *o)
 	}
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
-	sb_diag_auto_colour(d);
+	sb_diag_auto_colour(d, getenv("NO_COLOR"));
 	sb_profile *p = sb_load_profile(o->input, &o->q.defs, d);
 	int rc = SB_EXIT_EXPLAIN_ERROR;
 	if (!p)
@@ -454,7 +454,7 @@ int sb_cmd_explain(int argc, char **argv)
 
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, "sbc");
-	sb_diag_auto_colour(d);   /* colour on a terminal unless NO_COLOR */
+	sb_diag_auto_colour(d, getenv("NO_COLOR"));   /* colour on a terminal unless NO_COLOR */
 	sb_profile *p = sb_load_profile(o.input, &o.q.defs, d);
 	sb_bindings used = { 0 }, samples = { 0 };
 	sb_profile *bound = NULL;

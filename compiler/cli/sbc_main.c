@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 		sb_diag_set_report(d, report_stream);
 	}
 	sb_diag_set_tool(d, "sbc");
-	sb_diag_auto_colour(d);
+	sb_diag_auto_colour(d, getenv("NO_COLOR"));
 	sb_diag_set_werror(d, o.werror);
 	for (size_t i = 0; i < o.nfiles; i++)
 		if (run_one(&o, o.files[i], d) != SB_EXIT_OK)

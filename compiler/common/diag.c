@@ -85,10 +85,10 @@ void sb_diag_set_tool(sb_diag *d, const char *tool)
 	d->tool = xstrdup(tool);
 }
 
-void sb_diag_auto_colour(sb_diag *d)
+void sb_diag_auto_colour(sb_diag *d, const char *no_color)
 {
-	const char *nc = getenv("NO_COLOR");
-	d->colour = (d->fmt == SB_FMT_TEXT || d->report) && isatty(fileno(d->out)) && !(nc && *nc);
+	d->colour = (d->fmt == SB_FMT_TEXT || d->report) && isatty(fileno(d->out)) &&
+		    !(no_color && *no_color);
 }
 
 const char *sb_diag_intern(sb_diag *d, const char *file)

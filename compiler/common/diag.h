@@ -32,9 +32,11 @@ sb_diag *sb_diag_new(FILE *out, sb_diag_format fmt);
 void sb_diag_free(sb_diag *d);
 
 /* Colour: off by default; sb_diag_auto_colour() turns it on when `out` is a
- * terminal and NO_COLOR is unset or empty.  */
+ * terminal and `no_color` (the program's NO_COLOR, NULL when unset) is
+ * NULL or empty.  The program reads its environment; this library does
+ * not (docs/architecture.md, "What each stage must not do").  */
 void sb_diag_set_colour(sb_diag *d, bool on);
-void sb_diag_auto_colour(sb_diag *d);
+void sb_diag_auto_colour(sb_diag *d, const char *no_color);
 /* Where sb_diag_flush() writes the JSON/SARIF report; with a report
  * stream set, every diagnostic is also printed as text on `out`, so a
  * person sees it while a tool reads the report (sbc --check

@@ -12,7 +12,6 @@
 #include "runtime/linux/landlock_sys.h"
 #include "runtime/common/launch.h"
 #include "runtime/linux/linux.h"
-#include "runtime/linux/ll_internal.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
 #include "compiler/common/path.h"
@@ -513,7 +512,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	}
 
 	if (plat == SB_PLAT_MACOS && egress && !traced) {
-		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, d);
+		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, cfg->tool, d);
 		proxy_fd = -1;   /* taken over */
 	} else if (plat == SB_PLAT_MACOS && traced) {
 		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, d);
@@ -703,7 +702,7 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 			     .mechanism = cfg->learn_file && cfg->mechanism == SB_LL_MECH_AUTO
 						  ? SB_LL_MECH_COMPLEMENT : cfg->mechanism,
 			     .trace_stat = cfg->trace_stat,
-			     .gate = cfg->write_gate };
+			     .gate = cfg->write_gate, .tool = cfg->tool };
 	if (!rc) {
 		switch (act) {
 		case SB_ACT_PRINT_LAUNCH:
@@ -781,7 +780,7 @@ int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 {
 	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
 	sb_diag_set_tool(d, cfg_in->tool);
-	sb_diag_auto_colour(d);
+	sb_diag_auto_colour(d, sb_env_get(cfg_in->envp, "NO_COLOR"));
 	sb_run_cfg cfg_copy = *cfg_in;
 	trace_from_env(&cfg_copy);
 	const sb_run_cfg *cfg = &cfg_copy;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/ir/ir.h"
+#include "runtime/linux/linux.h"
 
 typedef enum {
 	SB_ACT_LAUNCH,
@@ -41,8 +42,8 @@ typedef struct sb_run_cfg {
 	bool allow_shm;                /* Linux: grant /dev/shm */
 	bool keep_background;          /* Linux: --keep-background (or
 					* OMP_SANDBOX_KEEP_BACKGROUND=1) */
-	int mechanism;                 /* Linux: 0 auto, 1 masks, 2 complement */
-	int write_gate;                /* Linux: 0 auto, 1 off (sb_ll_gate_mode) */
+	sb_ll_mechanism mechanism;     /* Linux: --mechanism */
+	sb_ll_gate_mode write_gate;    /* Linux: --write-gate */
 	int min_abi;                   /* Linux: refuse below this ABI; 0 = the default (any) */
 	bool omp_mode;                 /* omp-sandboxed: command required first,
 					  ~/.omp created, OMP_SANDBOX_YOLO */

@@ -260,7 +260,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);
 	int status = plat == SB_PLAT_MACOS
-			     ? sb_macos_exec_traced(l, tag, t, d)
+			     ? sb_macos_exec_traced(l, tag, t, sb_exit_status_of, d)
 			     : sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
 						    sb_exit_status_of, d);
 	sb_tracer_summary(t, status);

@@ -69,7 +69,9 @@ int main(int argc, char **argv)
 	     trace_stat = false;
 	bool keep_background = false;
 	const char *trace_file = NULL, *learn_file = NULL;
-	int min_abi = 0, mechanism = 0, write_gate = 0;
+	int min_abi = 0;
+	sb_ll_mechanism mechanism = SB_LL_MECH_AUTO;
+	sb_ll_gate_mode write_gate = SB_LL_GATE_AUTO;
 	sb_bindings user = { 0 };
 	int rc;
 	enum {
@@ -143,11 +145,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MECHANISM:
 			if (strcmp(optarg, "auto") == 0)
-				mechanism = 0;
+				mechanism = SB_LL_MECH_AUTO;
 			else if (strcmp(optarg, "masks") == 0)
-				mechanism = 1;
+				mechanism = SB_LL_MECH_MASK;
 			else if (strcmp(optarg, "complement") == 0)
-				mechanism = 2;
+				mechanism = SB_LL_MECH_COMPLEMENT;
 			else {
 				sb_bindings_clear(&user);
 				return usage_error("--mechanism needs auto, masks or complement, "
@@ -156,9 +158,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WRITE_GATE:
 			if (strcmp(optarg, "auto") == 0)
-				write_gate = 0;
+				write_gate = SB_LL_GATE_AUTO;
 			else if (strcmp(optarg, "off") == 0)
-				write_gate = 1;
+				write_gate = SB_LL_GATE_OFF;
 			else {
 				sb_bindings_clear(&user);
 				return usage_error("--write-gate needs auto or off, got '%s'", optarg);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "runtime/common/env.h"
 #include "runtime/common/launch.h"
+#include "runtime/common/status.h"
 #include "compiler/eval/eval.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
@@ -164,7 +165,7 @@ static void run_probe(ctx *x, const sb_prep *prep, char *const *env, char *const
 	int st = 0;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	r->code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->code = sb_wait_exit_code(st);
 	r->started = pid > 0 && !strstr(r->err, not_started) && !strstr(r->err, "sandbox_apply");
 	sb_launch_clear(&l);
 }

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "runtime/linux/linux.h"
 #include "compiler/common/xalloc.h"
 
 /* The original's allowlist, in its order (docs/omp-sandboxed.md, Environment).  */

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/eval/eval.h"
-#include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
 #include "compiler/common/xalloc.h"

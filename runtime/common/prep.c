@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "runtime/common/env.h"
-#include "runtime/linux/linux.h"
 #include "compiler/common/path.h"
 #include "compiler/common/sensitive.h"
 #include "compiler/common/xalloc.h"

@@ -26,7 +26,8 @@ typedef struct sb_proxy_cfg {
 	const sb_egress *egress;   /* borrowed; outlives the proxy */
 	int listen_fd;             /* a listening stream socket; the proxy owns it */
 	FILE *log;                 /* one line per refused request */
-	const char *tool;          /* "sbrun", prefix of the log lines */
+	const char *tool;          /* the program ("sbrun", "omp-sandboxed"): the log lines
+				    * begin with it */
 	/* The denial trace (runtime/common/denial.h) is on: one datagram per
 	 * request refused by a host rule, "HOST\tPORT\tWHY", sent without
 	 * blocking (a slow tracer never stalls the proxy; a full queue drops

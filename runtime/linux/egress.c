@@ -90,7 +90,7 @@ static int listen_inside(int *out, sb_diag *d)
 
 /* The parent's side: serve the proxy until the child ends, then end the
  * same way.  */
-static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
+static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd, const char *tool)
 {
 	int lfd = sb_fd_recv(sp);
 	close(sp);
@@ -102,7 +102,7 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 			poll(&f, 1, -1);
 		sb_sup_exit(s, wstatus);
 	}
-	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = "sbrun",
+	sb_proxy_cfg pc = { .egress = eg, .listen_fd = lfd, .log = stderr, .tool = tool,
 			    .trace_fd = trace_fd };
 	sb_proxy *p = sb_proxy_new(&pc);
 	int watch[2] = { s->pidfd, s->sigfd };
@@ -121,7 +121,8 @@ static void supervise(sb_sup *s, int sp, const sb_egress *eg, int trace_fd)
 	sb_sup_exit(s, wstatus);
 }
 
-int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, bool end_tree, sb_diag *d)
+int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, bool end_tree, const char *tool,
+		       sb_diag *d)
 {
 	int sp[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
@@ -135,7 +136,7 @@ int sb_ll_egress_enter(const sb_egress *eg, int trace_fd, bool end_tree, sb_diag
 	}
 	if (pid > 0) {
 		close(sp[1]);
-		supervise(&s, sp[0], eg, trace_fd);   /* never returns */
+		supervise(&s, sp[0], eg, trace_fd, tool);   /* never returns */
 	}
 	close(sp[0]);
 	if (trace_fd >= 0)

@@ -14,6 +14,18 @@
 #include "compiler/ir/ir.h"
 #include "runtime/common/status.h"
 
+/* How denies inside allowed trees are enforced (sbrun --mechanism;
+ * docs/linux.md): public, so the programs name the choice they parse.  */
+typedef enum {
+	SB_LL_MECH_AUTO = 0,       /* masks where namespaces can be had */
+	SB_LL_MECH_MASK,           /* masks, or refuse */
+	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
+} sb_ll_mechanism;
+
+typedef enum {
+	SB_LL_GATE_AUTO = 0,       /* the write gate where seccomp can have a listener */
+	SB_LL_GATE_OFF,            /* masks and the complement only (narrower) */
+} sb_ll_gate_mode;
 
 typedef struct sb_linux_opts {
 	const char *home;            /* canonical verified home */
@@ -24,8 +36,8 @@ typedef struct sb_linux_opts {
 	bool keep_background;        /* leave the tree's processes running after
 				      * the command (runtime/linux/tree.h) */
 	bool allow_unenforceable;    /* run although some denies cannot be enforced */
-	int mechanism;               /* sb_ll_mechanism (ll_internal.h): 0 = auto */
-	int gate;                    /* sb_ll_gate_mode (ll_internal.h): 0 = auto */
+	sb_ll_mechanism mechanism;   /* SB_LL_MECH_AUTO unless told */
+	sb_ll_gate_mode gate;        /* SB_LL_GATE_AUTO unless told */
 	/* The user the sandbox runs as and XDG_RUNTIME_DIR of the launch's
 	 * environment (NULL: unset): the per-user runtime directories
 	 * (/run/user/UID and XDG_RUNTIME_DIR) are denied whole.  Filled by the
@@ -43,6 +55,9 @@ typedef struct sb_linux_opts {
 	/* Host rules decide (sb_egress_filtered): the tree runs in a network
 	 * namespace with only loopback, behind the egress proxy (egress.c).  */
 	const sb_egress *egress;
+	/* The program's name ("sbrun", "omp-sandboxed"; NULL: "sbrun"): the
+	 * egress proxy's log lines begin with it.  Borrowed.  */
+	const char *tool;
 	/* Set by sb_linux_exec_traced in its child: add the trace filter last
 	 * and send its listener over trace_sock.  */
 	bool trace;
@@ -59,8 +74,9 @@ typedef struct sb_linux_opts {
 typedef struct sb_ll_plan sb_ll_plan;
 
 /* Translate a bound profile into a Landlock plan (rules, narrowings,
- * platform gaps, unenforceable statements).  Returns 0, or SB_REFUSED with
- * diagnostics when a deny cannot be enforced.  */
+ * platform gaps, unenforceable statements).  Returns 0 with the plan in
+ * *out (the caller frees it), or SB_REFUSED with diagnostics when a deny
+ * cannot be enforced or the plan cannot be made; *out is then NULL.  */
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out,
 		     sb_diag *d);
 /* The human-readable plan: every rule and every narrowing/gap with its
@@ -73,7 +89,8 @@ bool sb_ll_plan_looks_absent(const sb_ll_plan *plan, const char *path);
 void sb_ll_plan_free(sb_ll_plan *plan);
 
 /* The launch steps (close fds, drop caps, NNP, seccomp, restrict, exec).
- * Returns only on failure, with the exit status to use.  `envp` is the final
+ * Returns only on failure, with a negative sb_status (status.h) after
+ * reporting; the program maps it to an exit status.  `envp` is the final
  * environment.  */
 int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d);

@@ -381,7 +381,8 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 		return rc;
 	if ((rc = sb_tree_guard(o, d)) != 0)   /* a supervising parent (tree.h) */
 		return rc;
-	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background, d)) != 0)
+	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background,
+						     o->tool ? o->tool : "sbrun", d)) != 0)
 		return rc;
 	if (!o->egress && events >= 0)
 		close(events);   /* no proxy: nobody reports to it */

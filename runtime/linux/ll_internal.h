@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "runtime/linux/landlock_sys.h"
+#include "runtime/linux/linux.h"
 #include "runtime/linux/gate.h"
 
 /* One Landlock rule, opened at plan time (O_PATH|O_NOFOLLOW); the plan
@@ -193,17 +194,6 @@ bool sb_ll_masks_absent(const sb_ll_masks *ms, const char *p);
 char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n);
 const char *sb_ll_mask_kind_name(const sb_ll_mask *m);
 
-typedef enum {
-	SB_LL_MECH_AUTO = 0,       /* masks where namespaces can be had */
-	SB_LL_MECH_MASK,           /* masks, or refuse */
-	SB_LL_MECH_COMPLEMENT,     /* complement expansion only */
-} sb_ll_mechanism;
-
-typedef enum {
-	SB_LL_GATE_AUTO = 0,       /* the write gate where seccomp can have a listener */
-	SB_LL_GATE_OFF,            /* masks and the complement only (narrower) */
-} sb_ll_gate_mode;
-
 /* namespaces.c: can this process create the namespaces masks need?  Tried
  * in a throwaway child (user + mount namespace when unprivileged, mount
  * namespace as root), including one tmpfs mount.  Returns true, or false
@@ -282,11 +272,12 @@ bool sb_ll_plan_net_block(const sb_ll_plan *plan);
 
 /* egress.c: fork; the parent serves the egress proxy until the child ends
  * and exits as it did (never returns); the child returns SB_OK inside its
- * new network namespace, or SB_REFUSED after reporting why not.  */
+ * new network namespace, or SB_REFUSED after reporting why not.  `tool`
+ * (sb_linux_opts.tool) begins the proxy's log lines.  */
 struct sb_diag;
 struct sb_egress;
 int sb_ll_egress_enter(const struct sb_egress *eg, int trace_fd, bool end_tree,
-		       struct sb_diag *d);
+		       const char *tool, struct sb_diag *d);
 
 /* seccomp.c: install the launch filter.  Returns 0 or -1 with errno.  */
 int sb_seccomp_install(bool block_af_unix, bool block_all_sockets, bool namespaced_only);

@@ -1155,7 +1155,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	sb_ll_plan *plan = xrealloc(NULL, sizeof *plan);
 	memset(plan, 0, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
-	*out = plan;
+	*out = NULL;   /* the plan is handed over only when it is complete */
 	plan->bound = bound;
 	sb_ll_probe_kernel(&plan->probe);
 	plan->plan_abi = plan->probe.eff_abi > 0 ? plan->probe.eff_abi : SB_LL_MAX_KNOWN_ABI;
@@ -1197,6 +1197,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 				       strerror(errno));
 		sb_mounts_clear(&m);
 		planner_clear(&pl);
+		sb_ll_plan_free(plan);
 		return SB_REFUSED;
 	}
 	/* the device rules follow decide() alone, also where /dev is masked */
@@ -1224,8 +1225,10 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 			       "refusing to run: %zu deny rule(s) cannot be enforced on Linux; "
 			       "pass --allow-unenforceable to run without them",
 			       plan->unenforceable);
+		sb_ll_plan_free(plan);
 		return SB_REFUSED;
 	}
+	*out = plan;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
  * so nothing made here propagates out and nothing mounted outside later
  * propagates in.  */
 #include "runtime/linux/ll_internal.h"
+#include "runtime/common/status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,7 +157,7 @@ bool sb_ns_masks_available(bool *userns, char *why, size_t whylen)
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	if (sb_wait_exit_code(st) == 0)
 		return true;
 	buf[n > 0 ? n : 0] = '\0';
 	snprintf(why, whylen, "%s%s", *userns ? "user namespace: " : "mount namespace: ",

@@ -4,6 +4,7 @@
  * the parent's poll loop waits on: no signal handler, no global state.  */
 #include "runtime/linux/supervise.h"
 #include "runtime/linux/tree.h"
+#include "runtime/common/status.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,8 +113,8 @@ void sb_sup_exit(sb_sup *s, int wstatus)
 		sigaddset(&one, sig);
 		sigprocmask(SIG_UNBLOCK, &one, NULL);
 		raise(sig);
-		_exit(128 + sig);
+		_exit(sb_wait_exit_code(wstatus));
 	}
-	exit(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 1);
+	exit(sb_wait_exit_code(wstatus));
 }
 #endif /* __linux__ */

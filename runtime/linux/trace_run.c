@@ -11,6 +11,7 @@
 #include "runtime/linux/tree.h"
 #include "runtime/common/denial.h"
 #include "runtime/common/proxy.h"
+#include "runtime/common/status.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -22,18 +23,6 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* The shell's view of a wait status: 128+N for signal N.  The supervisor
- * returns it (the caller prints the trace summary and writes the learned
- * policy after the command) instead of re-raising the signal.  */
-static int shell_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 1;
-}
 
 /* Every request the egress proxy refused so far (proxy.h), as a denial.
  * Non-blocking: called when the socket is readable, and once more at the
@@ -196,6 +185,9 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	close(sup.pidfd);
 	close(sup.sigfd);
 	sigprocmask(SIG_SETMASK, &sup.saved, NULL);
-	return shell_status(wstatus);
+	/* the shell's view (128+N for signal N), returned instead of
+	 * re-raising: the caller prints the trace summary and writes the
+	 * learned policy after the command */
+	return sb_wait_exit_code(wstatus);
 }
 #endif /* __linux__ */

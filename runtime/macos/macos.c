@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "runtime/common/env.h"
-#include "runtime/linux/linux.h"
+#include "runtime/common/status.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
@@ -67,7 +67,7 @@ static bool probe_applies(const char *sandbox_exec)
 	int st;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	return sb_wait_exit_code(st) == 0;
 }
 #endif
 

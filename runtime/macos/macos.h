@@ -40,7 +40,9 @@ int sb_macos_egress_listen(int *fd, int *port, sb_diag *d);
  * the proxy on `listen_fd` (taken over) by the rules of `eg` until the
  * sandboxed tree has exited, then returns the child's exit status (a
  * child killed by a signal: the same signal is raised here).  In the child,
- * returns only on failure, like sb_macos_exec.  */
-int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd, sb_diag *d);
+ * returns only on failure, like sb_macos_exec.  `tool` ("sbrun",
+ * "omp-sandboxed") begins the proxy's log lines.  */
+int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
+			 const char *tool, sb_diag *d);
 
 #endif

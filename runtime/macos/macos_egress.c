@@ -55,7 +55,8 @@ static void forward(int sig)
 		kill(forward_to, sig);
 }
 
-int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd, sb_diag *d)
+int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
+			 const char *tool, sb_diag *d)
 {
 	int tree[2];
 	if (pipe(tree) != 0) {
@@ -93,7 +94,7 @@ int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
 	/* a terminal's ^C reaches the child directly; the proxy must outlive it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	sb_proxy_cfg pc = { .egress = eg, .listen_fd = listen_fd, .log = stderr, .tool = "sbrun" };
+	sb_proxy_cfg pc = { .egress = eg, .listen_fd = listen_fd, .log = stderr, .tool = tool };
 	sb_proxy *p = sb_proxy_new(&pc);
 	int watch[1] = { tree[0] };
 	if (sb_proxy_run(p, watch, 1) < 0)
@@ -106,7 +107,6 @@ int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);
 		raise(WTERMSIG(st));
-		return 128 + WTERMSIG(st);
 	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : SB_REFUSED;
+	return sb_wait_exit_code(st);
 }

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "compiler/common/xalloc.h"
+#include "runtime/common/status.h"
+#include "runtime/macos/macos.h"
 
 #if defined(__APPLE__)
 #include <sys/random.h>
@@ -326,15 +328,6 @@ static void forward(int sig)
 		kill((pid_t)forward_to, sig);
 }
 
-static int shell_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 1;
-}
-
 static void stop_log(pid_t logpid)
 {
 	kill(logpid, SIGTERM);
@@ -343,7 +336,8 @@ static void stop_log(pid_t logpid)
 		;
 }
 
-int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t, sb_diag *d)
+int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
+			 int (*exit_status_of)(int), sb_diag *d)
 {
 	char *log_path = sb_macos_log_path();
 	char **argv = sb_macos_log_argv(log_path, tag);
@@ -421,14 +415,9 @@ int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t, sb_d
 		sigaction(SIGQUIT, &old[1], NULL);
 		sigaction(SIGTERM, &old[2], NULL);
 		sigaction(SIGHUP, &old[3], NULL);
-		if (chdir(l->cwd) != 0) {
-			fprintf(stderr, "sandbox: cannot enter the workspace %s: %s\n", l->cwd,
-				strerror(errno));
-			_exit(SB_REFUSED);
-		}
-		execve(l->exec_path, l->argv, l->envp);
-		fprintf(stderr, "sandbox: cannot run %s: %s\n", l->exec_path, strerror(errno));
-		_exit(SB_REFUSED);
+		/* sb_macos_exec returns only after reporting a refusal; the
+		 * negative sb_status itself would exit 255 (status.h) */
+		_exit(exit_status_of(sb_macos_exec(l, d)));
 	}
 	int status = SB_REFUSED;
 	if (child < 0) {
@@ -448,7 +437,7 @@ int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t, sb_d
 				open_log = false;
 		}
 		forward_to = 0;
-		status = shell_status(st);
+		status = sb_wait_exit_code(st);
 		/* The log delivers a violation a moment after it happened:
 		 * read on until it has been quiet for 300 ms (2 s at most).  */
 		long end = now_ms() + 2000, quiet = now_ms() + 300;

@@ -8,7 +8,9 @@
  * lines are written by the tests in the format Apple documents; they were
  * not recorded on a Mac.  $SB_TEST_LOG_FAIL set: print that text as the
  * first line and exit 64 (as the real one does for a user who may not read
- * the log).  */
+ * the log).  $SB_TEST_LOG_RMDIR set: remove that (empty) directory before
+ * printing the header, so the traced launch's child finds its workspace
+ * gone (the refusal path of the child, macos_trace.c).  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,11 @@ int main(int argc, char **argv)
 			memcpy(tag, p, n);
 			tag[n] = '\0';
 		}
+	}
+	const char *gone = getenv("SB_TEST_LOG_RMDIR");
+	if (gone && rmdir(gone) != 0) {
+		printf("log: test hook: cannot remove %s\n", gone);
+		return 64;
 	}
 	printf("Filtering the log data using \"%s\"\n", pred);
 	printf("Timestamp               Ty Process[PID:TID]\n");
