@@ -762,13 +762,29 @@ static char *hidden_name(const sb_ll_masks *ms, const char *path)
  * when the masks make it absent, for the launcher to check in the real
  * view (verified_outside).  Outside, the name is there and `granted`
  * sees the mask: nothing to do here.  */
-static void hidden_probe(ctx *c, const arg_path *a, sb_access acc)
+static void hidden_probe(ctx *c, const arg_path *a, const char *resolved, bool follow,
+			 sb_access acc)
 {
 	if (c->n->remote < 0 || !c->n->masks || !a->ok)
 		return;
-	char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
-	char *p = hidden_name(c->n->masks, full);
-	free(full);
+	char *p = NULL;
+	if (resolved) {
+		/* the parent resolved: the name is not behind a symlink */
+		if (sb_ll_masks_absent(c->n->masks, resolved))
+			p = xstrdup(resolved);
+	} else {
+		/* the common cases first: a name the masks hide as written, or
+		 * one that is there (not hidden, unless a symlink leads on) */
+		char *full = a->text[0] == '/' ? xstrdup(a->text) : sb_path_join(a->base, a->text);
+		char *lexical = sb_path_normalize(full, NULL);
+		struct stat st;
+		if (lexical && sb_ll_masks_absent(c->n->masks, lexical))
+			p = lexical, lexical = NULL;
+		else if (!lexical || lstat(lexical, &st) < 0 || (follow && S_ISLNK(st.st_mode)))
+			p = hidden_name(c->n->masks, full);
+		free(lexical);
+		free(full);
+	}
 	if (p) {
 		if (!c->comm[0])
 			sb_caller_comm(c->pid, c->comm, sizeof c->comm);
@@ -818,7 +834,7 @@ static void classify_open(ctx *c, const arg_path *a, uint64_t flags)
 	}
 	int acc = (int)(flags & O_ACCMODE);
 	if (!p || (!exists && !creat)) {
-		hidden_probe(c, a, creat ? SB_ACC_CREATE : acc == O_WRONLY ? SB_ACC_WRITE : SB_ACC_READ);
+		hidden_probe(c, a, p, true, creat ? SB_ACC_CREATE : acc == O_WRONLY ? SB_ACC_WRITE : SB_ACC_READ);
 		free(p);
 		return;
 	}
@@ -871,7 +887,7 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 		if (p && exists && S_ISREG(st.st_mode) && !granted(c->n, p, SB_LL_EXECUTE))
 			deny(c, SB_ACC_EXEC, p);
 		else if (!p || !exists)
-			hidden_probe(c, a, SB_ACC_EXEC);
+			hidden_probe(c, a, p, true, SB_ACC_EXEC);
 		break;
 	case K_TRUNCATE:
 		p = resolve(a, true, &exists, &st);
@@ -928,7 +944,7 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 			break;
 		p = resolve(a, true, &exists, &st);
 		if (!p || !exists)
-			hidden_probe(c, a, (int)d->args[k->flags] & W_OK ? SB_ACC_WRITE : SB_ACC_READ);
+			hidden_probe(c, a, p, true, (int)d->args[k->flags] & W_OK ? SB_ACC_WRITE : SB_ACC_READ);
 		if (p && exists) {
 			int mode = (int)d->args[k->flags];
 			bool dir = S_ISDIR(st.st_mode);
@@ -946,19 +962,20 @@ static void classify(ctx *c, const call *k, const struct seccomp_data *d,
 		 * hidden repository only stats it.  */
 		if (!c->n->masks)
 			break;
-		if (c->n->remote >= 0) {
-			/* inside the masks a hidden name is absent: the lexical
-			 * check alone, no lookup (a stat is the commonest call) */
-			hidden_probe(c, a, SB_ACC_READ);
-			break;
-		}
 		bool nofollow = k->nr == SB_NR_LSTAT ||
 				(k->flags >= 0 && (d->args[k->flags] & AT_SYMLINK_NOFOLLOW));
+		if (c->n->remote >= 0) {
+			/* inside the masks a hidden name is absent: the lexical
+			 * check and one lstat, no resolution (a stat is the
+			 * commonest call) */
+			hidden_probe(c, a, NULL, !nofollow, SB_ACC_READ);
+			break;
+		}
 		p = resolve(a, !nofollow, &exists, &st);
 		if (p && exists && sb_ll_masks_absent(c->n->masks, p))
 			deny(c, S_ISDIR(st.st_mode) ? SB_ACC_LIST : SB_ACC_READ, p);
 		else if (!p || !exists)
-			hidden_probe(c, a, SB_ACC_READ);
+			hidden_probe(c, a, p, !nofollow, SB_ACC_READ);
 		break;
 	}
 	case K_SOCKET:
