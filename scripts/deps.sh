@@ -2,7 +2,7 @@
 # Install the Debian packages the build and the tests need, when missing.
 # Idempotent; needs root (CI and the dev machines run as root).
 set -eu
-need="flex bison make gcc libc6-dev libcriterion-dev pkg-config util-linux clang hyperfine bubblewrap mandoc valgrind nodejs npm git ca-certificates strace bash-completion zsh man-db socat ripgrep python3 python3-jsonschema python3-rfc3987 python3-yaml qemu-system-x86 cpio python3-venv python3-setuptools curl openssl iproute2 vim build-essential dpkg-dev debhelper dh-apparmor lintian fakeroot"
+need="flex bison make gcc libc6-dev libcriterion-dev pkg-config util-linux clang hyperfine bubblewrap mandoc valgrind nodejs npm git ca-certificates strace bash-completion zsh man-db socat ripgrep python3 python3-jsonschema python3-rfc3987 python3-yaml qemu-system-x86 cpio python3-venv python3-setuptools curl openssl iproute2 procps vim build-essential dpkg-dev debhelper dh-apparmor lintian fakeroot"
 missing=""
 # npm and node may come from another packaging (NodeSource's nodejs ships
 # npm and conflicts with Debian's npm package): a working command counts.
