@@ -4,6 +4,7 @@
 #include "runtime/linux/caller.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/linux/notify_server.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1053,7 +1054,7 @@ int sb_trace_notifier_serve(sb_trace_notifier *n)
 {
 	memset(n->req, 0, n->req_size);
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_RECV, n->req) < 0) {
-		if (errno == EINTR || errno == ENOENT)
+		if (errno == EINTR || (errno == ENOENT && !sb_notify_hung_up(n->fd)))
 			return 0;
 		return -1;   /* hung up: every filtered process is gone */
 	}
