@@ -527,6 +527,36 @@ else
 	fi
 fi
 
+# Served by the write gate inside the masks, under rules that grant every
+# read (omp.sb): a read of an allowed name is decided with one lstat through
+# /proc/PID/cwd, no readlink of the cwd (bench/analysis.md, 8): RECV, the
+# path read, the lstat, SEND.  What the masks refuse is still reported (the
+# hidden key, the home's listing, a symlink into the home: above).
+if [ ! -x /usr/bin/strace ]; then
+	skip "fast path: strace is not installed"
+else
+	rm -f "$T"/fast.*
+	echo x >"$WS/cost.txt"
+	(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		/usr/bin/strace -f -ff -qq -o "$T/fast" "$SBRUN" --trace="$T/fast.log" "$POL/omp.sb" \
+		/bin/sh -c 'i=0; while [ $i -lt 200 ]; do true <cost.txt; i=$((i + 1)); done' >/dev/null 2>&1)
+	srv=$(grep -lE 'SECCOMP_IOCTL_NOTIF_RECV|_IOC\(_IOC_READ\|_IOC_WRITE, 0x21, 0, 0x50\)' "$T"/fast.* 2>/dev/null | head -1)
+	if [ -z "$srv" ]; then
+		fail "fast path: no thread called NOTIF_RECV"
+	else
+		recvs=$(grep -cE 'NOTIF_RECV|0x21, 0, 0x50' "$srv")
+		calls=$(grep -cvE '^\+\+\+|^---|resumed>' "$srv")
+		per=$(awk -v c="$calls" -v r="$recvs" 'BEGIN { printf "%.2f", r ? c / r : 99 }')
+		if [ "$recvs" -ge 200 ] && awk -v p="$per" 'BEGIN { exit !(p <= 4.3) }' &&
+			! grep -q 'readlink("/proc/[0-9]*/cwd"' "$srv"; then
+			pass "fast path (gate, masks): $per system calls per allowed read ($recvs notifications), no readlink of the cwd"
+		else
+			fail "fast path: $per system calls per traced call over $recvs notifications (want <= 4.3): $(sort "$srv" | cut -d'(' -f1 | uniq -c | sort -rn | head -8 | tr '\n' ' ')"
+		fi
+	fi
+	rm -f "$WS/cost.txt"
+fi
+
 # Once the last traced process is gone, RECV fails at once with ENOENT: the
 # serving threads stop there (a poll tells the hang-up from a withdrawn
 # call) instead of spinning until stopped, which was 4,000-18,000 ioctls
