@@ -46,6 +46,7 @@
 #include "runtime/linux/caller.h"
 #include "runtime/linux/fdpass.h"
 #include "runtime/linux/ll_internal.h"
+#include "runtime/linux/notify_server.h"
 #include "runtime/linux/trace_notify.h"
 
 #if defined(__x86_64__)
@@ -1332,7 +1333,7 @@ int sb_gate_serve(sb_gate *g)
 {
 	memset(g->req, 0, g->req_size);
 	if (ioctl(g->fd, SECCOMP_IOCTL_NOTIF_RECV, g->req) < 0) {
-		if (errno == EINTR || errno == ENOENT)
+		if (errno == EINTR || (errno == ENOENT && !sb_notify_hung_up(g->fd)))
 			return 0;
 		return -1;   /* hung up: every filtered process is gone */
 	}

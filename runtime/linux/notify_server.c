@@ -5,6 +5,8 @@
  * with EINTR and the loop sees `stop`.  */
 #include "runtime/linux/notify_server.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <time.h>
 
 #define SERVER_WAKE SIGURG
@@ -62,5 +64,14 @@ void sb_notify_server_stop(sb_notify_server *s)
 	}
 	s->running = false;
 	sigaction(SERVER_WAKE, &s->saved, NULL);
+}
+bool sb_notify_hung_up(int listener)
+{
+	/* Without waiting: while a filtered process lives RECV blocks again,
+	 * and the thread's stop signal must still reach it there.  */
+	struct pollfd p = { .fd = listener, .events = POLLIN };
+	if (poll(&p, 1, 0) < 0)
+		return errno != EINTR;
+	return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(p.revents & POLLIN);
 }
 #endif /* __linux__ */

@@ -29,4 +29,11 @@ bool sb_notify_server_start(sb_notify_server *s, sb_serve_fn serve, void *ctx);
 /* Stop it and wait for it (no-op when not running).  */
 void sb_notify_server_stop(sb_notify_server *s);
 
+/* After RECV failed with ENOENT: true when the listener has hung up (no
+ * process has the filter any more), false when a caller was only killed
+ * meanwhile.  Once the last filtered process is gone RECV fails with
+ * ENOENT at once instead of blocking, so a loop that took ENOENT for a
+ * withdrawn call spun until it was stopped (bench/analysis.md, 8).  */
+bool sb_notify_hung_up(int listener);
+
 #endif
