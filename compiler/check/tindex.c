@@ -282,6 +282,35 @@ void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place
 		want_line(q, ix, x, true, true, !x->exact);
 }
 
+void sbx_tquery_inside(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x)
+{
+	if (x->kind == SBX_PLACE_ANY) {
+		want(q, &ix->nonlist);
+		return;
+	}
+	if (!comparable_kind(x))
+		return;
+	size_t full, base;
+	char buf[512];
+	char *key = node_key(x, &full, &base, buf, sizeof buf);
+	if (x->kind == SBX_PLACE_ABS && !x->exact && full == base) {
+		want(q, &ix->nonlist);   /* "/" covers every place */
+	} else {
+		const tnode *n = node_find(ix, key, full);
+		if (n) {
+			want(q, &n->exact);
+			if (!x->exact) {
+				if (!ix->with_below)
+					abort();   /* built without: a caller's mistake */
+				want(q, &n->sub);
+				want(q, &n->below);
+			}
+		}
+	}
+	if (key != buf)
+		free(key);
+}
+
 static bool matches(const sbx_tquery *q, const entry *e)
 {
 	return (q->actions & (1u << e->action)) && (q->atoms & e->atoms);
