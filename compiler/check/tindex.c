@@ -46,6 +46,13 @@ struct sbx_tindex {
 	tlist any;          /* unfiltered rules */
 	tlist nonlist;      /* rules with a place that is not a list */
 	const tnode *abs_root;
+	/* The node of each indexed place, by its position in the places'
+	 * array (NULL for a list or ANY): the passes query with their own
+	 * places, over a dozen times per rule, and building and hashing the
+	 * key each time was a tenth of a compile (bench/analysis.md).  */
+	const sbx_place *all;
+	size_t nall;
+	tnode **node_of;
 };
 
 static void push(sbx_tindex *ix, tlist *l, size_t k, const sbx_stmt *s)
@@ -146,6 +153,7 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 	char buf[512];
 	char *key = node_key(pl, &full, &base, buf, sizeof buf);
 	tnode *n = node_make(ix, key, full, base);
+	ix->node_of[pl - ix->all] = n;
 	push(ix, pl->exact ? &n->exact : &n->sub, k, s);
 	if (ix->with_below)
 		for (tnode *a = n->parent; a; a = a->parent)
@@ -161,6 +169,11 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 	ix->mem.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
 	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
+	ix->all = pp->all;
+	for (size_t k = 0; k < pp->n; k++)
+		if (pp->of[k])
+			ix->nall = (size_t)(pp->of[k] - pp->all) + pp->count[k];
+	ix->node_of = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->node_of);
 	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
 		for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
 			add_place(ix, k, &p->stmts[k], &pp->of[k][t]);
@@ -180,6 +193,7 @@ void sbx_tindex_free(sbx_tindex *ix)
 	}
 	sb_strmap_free(ix->nodes);
 	sb_arena_clear(&ix->mem);
+	free(ix->node_of);
 	free(ix);
 }
 
@@ -217,6 +231,17 @@ static void want(sbx_tquery *q, const tlist *l)
 	q->lists[q->n++] = l;
 }
 
+/* When x is one of the indexed places, set *n to its node and return
+ * true.  Compared as addresses: x may be a copy or a place of its own.  */
+static bool cached_node(const sbx_tindex *ix, const sbx_place *x, const tnode **n)
+{
+	uintptr_t a = (uintptr_t)ix->all, p = (uintptr_t)x;
+	if (!ix->nall || p < a || p - a >= ix->nall * sizeof *x || (p - a) % sizeof *x)
+		return false;
+	*n = ix->node_of[(p - a) / sizeof *x];
+	return true;
+}
+
 /* Add the lists of x's domain: `sub` of the strict ancestors, the lists
  * of x's own node chosen by `own`, and `below` of x when `desc`.  */
 static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, bool own_sub,
@@ -224,15 +249,22 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 {
 	size_t full, base;
 	char buf[512];
-	char *key = node_key(x, &full, &base, buf, sizeof buf);
-	/* The strict ancestors in the index are the parent chain of the
-	 * deepest indexed prefix (node_make makes every ancestor of a node):
-	 * one lookup when x itself is indexed, instead of one per component.  */
-	const tnode *n = node_find(ix, key, full);
-	const tnode *up = n ? n->parent : NULL;
-	for (size_t i = full; !n && i-- > base;)
-		if ((i == base || key[i] == '/') && (up = node_find(ix, key, i)))
-			break;
+	char *key = NULL;
+	const tnode *n = NULL, *up = NULL;
+	if (cached_node(ix, x, &n)) {
+		up = n ? n->parent : NULL;
+	} else {
+		key = node_key(x, &full, &base, buf, sizeof buf);
+		/* The strict ancestors in the index are the parent chain of the
+		 * deepest indexed prefix (node_make makes every ancestor of a
+		 * node): one lookup when x itself is indexed, instead of one per
+		 * component.  */
+		n = node_find(ix, key, full);
+		up = n ? n->parent : NULL;
+		for (size_t i = full; !n && i-- > base;)
+			if ((i == base || key[i] == '/') && (up = node_find(ix, key, i)))
+				break;
+	}
 	for (const tnode *a = up; a; a = a->parent)
 		if (a != ix->abs_root)
 			want(q, &a->sub);
@@ -247,7 +279,7 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 			want(q, &n->below);
 		}
 	}
-	if (key != buf)
+	if (key && key != buf)
 		free(key);
 }
 
@@ -270,7 +302,10 @@ void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place
 		want(q, &ix->abs_root->sub);
 	size_t full = 0, base = 0;
 	bool everything = x->kind == SBX_PLACE_ANY;
-	if (x->kind == SBX_PLACE_ABS && !x->exact) {
+	const tnode *own;
+	if (x->kind == SBX_PLACE_ABS && !x->exact && cached_node(ix, x, &own)) {
+		everything = own == ix->abs_root;   /* "/": the root node itself */
+	} else if (x->kind == SBX_PLACE_ABS && !x->exact) {
 		char buf[512], *key = node_key(x, &full, &base, buf, sizeof buf);
 		if (key != buf)
 			free(key);
@@ -290,13 +325,21 @@ void sbx_tquery_inside(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x)
 	}
 	if (!comparable_kind(x))
 		return;
-	size_t full, base;
+	size_t full = 0, base = 0;
 	char buf[512];
-	char *key = node_key(x, &full, &base, buf, sizeof buf);
-	if (x->kind == SBX_PLACE_ABS && !x->exact && full == base) {
+	char *key = NULL;
+	const tnode *n = NULL;
+	bool root;   /* x is "/" */
+	if (cached_node(ix, x, &n)) {
+		root = n == ix->abs_root;
+	} else {
+		key = node_key(x, &full, &base, buf, sizeof buf);
+		root = full == base;
+		n = node_find(ix, key, full);
+	}
+	if (x->kind == SBX_PLACE_ABS && !x->exact && root) {
 		want(q, &ix->nonlist);   /* "/" covers every place */
 	} else {
-		const tnode *n = node_find(ix, key, full);
 		if (n) {
 			want(q, &n->exact);
 			if (!x->exact) {
@@ -307,7 +350,7 @@ void sbx_tquery_inside(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x)
 			}
 		}
 	}
-	if (key != buf)
+	if (key && key != buf)
 		free(key);
 }
 
