@@ -417,13 +417,21 @@ static size_t put(char *k, size_t n, const void *v, size_t len)
 	return n + len;
 }
 
-char *sbx_target_key(const sbx_target *t, size_t *len)
+/* The most bytes target_key_put writes for t.  */
+static size_t target_key_max(const sbx_target *t)
+{
+	const char *rel = t->rel ? t->rel : "";
+	return sizeof(int) + 1 + sizeof(size_t) + (t->name ? strlen(t->name) : 0) + 1 +
+	       strlen(rel) + 1;
+}
+
+/* Write t's key into k (target_key_max bytes); returns its length.  */
+static size_t target_key_put(char *k, const sbx_target *t)
 {
 	/* base, exactness, name (with its length; none is SIZE_MAX), then the
 	 * normalised suffix */
 	const char *rel = t->rel ? t->rel : "";
 	size_t nn = t->name ? strlen(t->name) : SIZE_MAX;
-	char *k = xmalloc(sizeof(int) + 1 + sizeof nn + (t->name ? nn : 0) + 1 + strlen(rel) + 1);
 	int base = (int)t->base;
 	char exact = t->exact ? 1 : 0;
 	size_t n = put(k, 0, &base, sizeof base);
@@ -448,7 +456,13 @@ char *sbx_target_key(const sbx_target *t, size_t *len)
 		n += cn;
 	}
 	k[n] = '\0';
-	*len = n;
+	return n;
+}
+
+char *sbx_target_key(const sbx_target *t, size_t *len)
+{
+	char *k = xmalloc(target_key_max(t));
+	*len = target_key_put(k, t);
 	return k;
 }
 
@@ -465,36 +479,50 @@ static int keyed_cmp(const void *a, const void *b)
 	return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
+/* Room for n bytes in a scratch buffer that only grows.  */
+static char *scratch(char **buf, size_t *cap, size_t n)
+{
+	if (n > *cap) {
+		*cap = n > 2 * *cap ? n : 2 * *cap;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+	return *buf;
+}
+
 /* action, access, then the sorted distinct target keys, each with its
- * length: equal exactly when sbx_rule_same.  */
-static char *rule_key(const sbx_stmt *s, size_t *len)
+ * length: equal exactly when sbx_rule_same.  In *buf (grown as needed:
+ * one key is made per rule of a large policy, so none is allocated).  */
+static size_t rule_key(const sbx_stmt *s, char **buf, size_t *cap)
 {
 	int action = (int)s->action;
 	unsigned access = s->access;
 	char filtered = s->ntargets ? 1 : 0;
 	const size_t head = sizeof action + sizeof access + 1;
-	if (s->ntargets == 1) {
-		size_t tn;
-		char *t = sbx_target_key(&s->targets[0], &tn);
-		char *k = xmalloc(head + sizeof tn + tn);
+	if (s->ntargets <= 1) {
+		size_t tmax = s->ntargets ? target_key_max(&s->targets[0]) : 0;
+		char *k = scratch(buf, cap, head + sizeof(size_t) + tmax);
 		size_t n = put(k, 0, &action, sizeof action);
 		n = put(k, n, &access, sizeof access);
 		n = put(k, n, &filtered, 1);
-		n = put(k, n, &tn, sizeof tn);
-		n = put(k, n, t, tn);
-		free(t);
-		*len = n;
-		return k;
+		if (s->ntargets) {
+			/* the length goes before the key: written after it */
+			size_t at = n;
+			n += sizeof(size_t);
+			size_t tn = target_key_put(k + n, &s->targets[0]);
+			put(k, at, &tn, sizeof tn);
+			n += tn;
+		}
+		return n;
 	}
-	keyed *t = xcalloc(s->ntargets ? s->ntargets : 1, sizeof *t);
+	keyed *t = xcalloc(s->ntargets, sizeof *t);
 	size_t total = head;
 	for (size_t i = 0; i < s->ntargets; i++) {
 		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
 		total += t[i].len + sizeof(size_t);
 	}
-	if (s->ntargets)
-		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
-	char *k = xmalloc(total);
+	qsort(t, s->ntargets, sizeof *t, keyed_cmp);
+	char *k = scratch(buf, cap, total);
 	size_t n = put(k, 0, &action, sizeof action);
 	n = put(k, n, &access, sizeof access);
 	n = put(k, n, &filtered, 1);
@@ -507,8 +535,7 @@ static char *rule_key(const sbx_stmt *s, size_t *len)
 	for (size_t i = 0; i < s->ntargets; i++)
 		free(t[i].key);
 	free(t);
-	*len = n;
-	return k;
+	return n;
 }
 
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
@@ -517,14 +544,14 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
 	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
+	char *kbuf = NULL;
+	size_t kcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		(*first)[i] = SIZE_MAX;
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
-		size_t len;
-		char *k = rule_key(&p->stmts[i], &len);
-		void **v = sb_strmap_slot(seen, k, len, true);
-		free(k);
+		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
+		void **v = sb_strmap_slot(seen, kbuf, len, true);
 		if (*v) {
 			size_t last = (size_t)(uintptr_t)*v - 1;
 			(*first)[i] = (*first)[last];
@@ -535,4 +562,5 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 		*v = (void *)(uintptr_t)(i + 1);
 	}
 	sb_strmap_free(seen);
+	free(kbuf);
 }
