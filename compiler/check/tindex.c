@@ -10,16 +10,19 @@
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
+/* 8 bytes: an index of a large policy holds about five per place.  */
 typedef struct {
-	size_t k;               /* statement number */
+	uint32_t k;             /* statement number (sbx_tindex_new checks the range) */
 	unsigned char action;   /* sb_action */
 	unsigned char atoms;    /* SBX_ATOM_* of the rule */
 } entry;
 
-/* Entries in statement order (a rule with several places may repeat).  */
+/* Entries in statement order (a rule with several places may repeat).
+ * Sized exactly before they are filled (sbx_tindex_new): `cap` first
+ * counts what will be pushed.  */
 struct sbx_tlist {
 	entry *v;
-	size_t n, cap;
+	uint32_t n, cap;
 };
 typedef struct sbx_tlist tlist;
 
@@ -55,18 +58,25 @@ struct sbx_tindex {
 	tnode **node_of;
 };
 
-static void push(sbx_tindex *ix, tlist *l, size_t k, const sbx_stmt *s)
+/* Count one entry to come (the first pass), or add it (the second, into
+ * the array sized by the count).  */
+static void push(tlist *l, size_t k, const sbx_stmt *s, bool counting)
 {
+	if (counting) {
+		l->cap++;   /* a repeat of the last statement is counted: room to spare */
+		return;
+	}
 	if (l->n && l->v[l->n - 1].k == k)
 		return;
-	if (l->n == l->cap) {   /* the old array stays in the arena */
-		l->cap = l->cap ? l->cap * 2 : 4;
-		entry *v = sb_arena_alloc(&ix->mem, l->cap * sizeof *v);
-		if (l->n)
-			memcpy(v, l->v, l->n * sizeof *v);
-		l->v = v;
-	}
-	l->v[l->n++] = (entry){k, (unsigned char)s->action, (unsigned char)sbx_atoms(s->access)};
+	if (l->n == l->cap)
+		abort();   /* the count pass and this one disagree */
+	l->v[l->n++] = (entry){(uint32_t)k, (unsigned char)s->action,
+			       (unsigned char)sbx_atoms(s->access)};
+}
+
+static void list_alloc(sbx_tindex *ix, tlist *l)
+{
+	l->v = l->cap ? sb_arena_alloc(&ix->mem, l->cap * sizeof *l->v) : NULL;
 }
 
 /* "domain" NUL "c1/c2/..." with empty and "." components dropped, as
@@ -140,26 +150,32 @@ static bool comparable_kind(const sbx_place *pl)
 	return pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ROOT;
 }
 
-static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_place *pl)
+/* First pass (counting): make the place's node and count its entries;
+ * second: push them.  */
+static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_place *pl,
+		      bool counting)
 {
 	if (pl->kind == SBX_PLACE_LIST)
 		return;   /* a list never certainly covers nor overlaps */
-	push(ix, &ix->nonlist, k, s);
+	push(&ix->nonlist, k, s, counting);
 	if (pl->kind == SBX_PLACE_ANY) {
-		push(ix, &ix->any, k, s);
+		push(&ix->any, k, s, counting);
 		return;
 	}
-	size_t full, base;
-	char buf[512];
-	char *key = node_key(pl, &full, &base, buf, sizeof buf);
-	tnode *n = node_make(ix, key, full, base);
-	ix->node_of[pl - ix->all] = n;
-	push(ix, pl->exact ? &n->exact : &n->sub, k, s);
+	tnode *n = ix->node_of[pl - ix->all];
+	if (!n) {
+		size_t full, base;
+		char buf[512];
+		char *key = node_key(pl, &full, &base, buf, sizeof buf);
+		n = node_make(ix, key, full, base);
+		ix->node_of[pl - ix->all] = n;
+		if (key != buf)
+			free(key);
+	}
+	push(pl->exact ? &n->exact : &n->sub, k, s, counting);
 	if (ix->with_below)
 		for (tnode *a = n->parent; a; a = a->parent)
-			push(ix, &a->below, k, s);
-	if (key != buf)
-		free(key);
+			push(&a->below, k, s, counting);
 }
 
 sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
@@ -174,9 +190,26 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 		if (pp->of[k])
 			ix->nall = (size_t)(pp->of[k] - pp->all) + pp->count[k];
 	ix->node_of = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->node_of);
-	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
-		for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
-			add_place(ix, k, &p->stmts[k], &pp->of[k][t]);
+	if (p->nstmts > UINT32_MAX)
+		abort();   /* entry.k; sbc refuses far smaller policies */
+	/* Count, size every list exactly, fill: lists that grew by doubling
+	 * left their old arrays in the arena, and most nodes hold one entry
+	 * (about half the index's 55 MB at 100k statements).  */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
+			for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
+				add_place(ix, k, &p->stmts[k], &pp->of[k][t], pass == 0);
+		if (pass == 0) {
+			list_alloc(ix, &ix->any);
+			list_alloc(ix, &ix->nonlist);
+			for (nblock *b = ix->blocks; b; b = b->next)
+				for (size_t i = 0; i < b->used; i++) {
+					list_alloc(ix, &b->v[i].sub);
+					list_alloc(ix, &b->v[i].exact);
+					list_alloc(ix, &b->v[i].below);
+				}
+		}
+	}
 	char root[2] = {'A', '\0'};
 	ix->abs_root = node_find(ix, root, 2);
 	return ix;
