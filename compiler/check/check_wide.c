@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/check/target.h"
+#include "compiler/check/tindex.h"
 
 /* Why a place is wide, or NULL.  */
 static const char *wide_reason(const sbx_place *pl, const char *home)
@@ -101,9 +102,15 @@ static void check_widens(const sbx_check_shared *sh, sb_diag *d)
 			if (a->exact || (a->kind != SBX_PLACE_ABS && a->kind != SBX_PLACE_ROOT) ||
 			    (a->kind == SBX_PLACE_ROOT && !*a->path))
 				continue;
+			/* The narrower grant is the first earlier place inside a: the
+			 * index names the statements that can hold one, in order, so a
+			 * grant is compared with its own subtree, not with every rule.  */
 			const sbx_stmt *narrow = NULL;
 			const sbx_place *b = NULL;
-			for (size_t k = 0; k < i && !narrow; k++) {
+			sbx_tquery q;
+			sbx_tquery_init(&q, 1u << SB_ALLOW, sbx_atoms(acc));
+			sbx_tquery_inside(&q, sh->index, a);
+			for (size_t k = 0; k < i && !narrow; k = sbx_tquery_next(&q, k)) {
 				const sbx_stmt *o = &p->stmts[k];
 				if (o->kind != SBX_STMT_RULE || o->action != SB_ALLOW ||
 				    (o->access & acc) != acc || sh->first_same[k] != k)
@@ -119,6 +126,7 @@ static void check_widens(const sbx_check_shared *sh, sb_diag *d)
 					}
 				}
 			}
+			sbx_tquery_clear(&q);
 			if (!narrow || !earlier_deny(p, pp, i, a, acc))
 				continue;
 			char *wide = sbx_place_str(a), *nar = sbx_place_str(b);

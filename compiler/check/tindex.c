@@ -10,16 +10,19 @@
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
+/* 8 bytes: an index of a large policy holds about five per place.  */
 typedef struct {
-	size_t k;               /* statement number */
+	uint32_t k;             /* statement number (sbx_tindex_new checks the range) */
 	unsigned char action;   /* sb_action */
 	unsigned char atoms;    /* SBX_ATOM_* of the rule */
 } entry;
 
-/* Entries in statement order (a rule with several places may repeat).  */
+/* Entries in statement order (a rule with several places may repeat).
+ * Sized exactly before they are filled (sbx_tindex_new): `cap` first
+ * counts what will be pushed.  */
 struct sbx_tlist {
 	entry *v;
-	size_t n, cap;
+	uint32_t n, cap;
 };
 typedef struct sbx_tlist tlist;
 
@@ -46,20 +49,34 @@ struct sbx_tindex {
 	tlist any;          /* unfiltered rules */
 	tlist nonlist;      /* rules with a place that is not a list */
 	const tnode *abs_root;
+	/* The node of each indexed place, by its position in the places'
+	 * array (NULL for a list or ANY): the passes query with their own
+	 * places, over a dozen times per rule, and building and hashing the
+	 * key each time was a tenth of a compile (bench/analysis.md).  */
+	const sbx_place *all;
+	size_t nall;
+	tnode **node_of;
 };
 
-static void push(sbx_tindex *ix, tlist *l, size_t k, const sbx_stmt *s)
+/* Count one entry to come (the first pass), or add it (the second, into
+ * the array sized by the count).  */
+static void push(tlist *l, size_t k, const sbx_stmt *s, bool counting)
 {
+	if (counting) {
+		l->cap++;   /* a repeat of the last statement is counted: room to spare */
+		return;
+	}
 	if (l->n && l->v[l->n - 1].k == k)
 		return;
-	if (l->n == l->cap) {   /* the old array stays in the arena */
-		l->cap = l->cap ? l->cap * 2 : 4;
-		entry *v = sb_arena_alloc(&ix->mem, l->cap * sizeof *v);
-		if (l->n)
-			memcpy(v, l->v, l->n * sizeof *v);
-		l->v = v;
-	}
-	l->v[l->n++] = (entry){k, (unsigned char)s->action, (unsigned char)sbx_atoms(s->access)};
+	if (l->n == l->cap)
+		abort();   /* the count pass and this one disagree */
+	l->v[l->n++] = (entry){(uint32_t)k, (unsigned char)s->action,
+			       (unsigned char)sbx_atoms(s->access)};
+}
+
+static void list_alloc(sbx_tindex *ix, tlist *l)
+{
+	l->v = l->cap ? sb_arena_alloc(&ix->mem, l->cap * sizeof *l->v) : NULL;
 }
 
 /* "domain" NUL "c1/c2/..." with empty and "." components dropped, as
@@ -133,25 +150,32 @@ static bool comparable_kind(const sbx_place *pl)
 	return pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ROOT;
 }
 
-static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_place *pl)
+/* First pass (counting): make the place's node and count its entries;
+ * second: push them.  */
+static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_place *pl,
+		      bool counting)
 {
 	if (pl->kind == SBX_PLACE_LIST)
 		return;   /* a list never certainly covers nor overlaps */
-	push(ix, &ix->nonlist, k, s);
+	push(&ix->nonlist, k, s, counting);
 	if (pl->kind == SBX_PLACE_ANY) {
-		push(ix, &ix->any, k, s);
+		push(&ix->any, k, s, counting);
 		return;
 	}
-	size_t full, base;
-	char buf[512];
-	char *key = node_key(pl, &full, &base, buf, sizeof buf);
-	tnode *n = node_make(ix, key, full, base);
-	push(ix, pl->exact ? &n->exact : &n->sub, k, s);
+	tnode *n = ix->node_of[pl - ix->all];
+	if (!n) {
+		size_t full, base;
+		char buf[512];
+		char *key = node_key(pl, &full, &base, buf, sizeof buf);
+		n = node_make(ix, key, full, base);
+		ix->node_of[pl - ix->all] = n;
+		if (key != buf)
+			free(key);
+	}
+	push(pl->exact ? &n->exact : &n->sub, k, s, counting);
 	if (ix->with_below)
 		for (tnode *a = n->parent; a; a = a->parent)
-			push(ix, &a->below, k, s);
-	if (key != buf)
-		free(key);
+			push(&a->below, k, s, counting);
 }
 
 sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below)
@@ -161,9 +185,31 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 	ix->mem.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
 	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
-	for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
-		for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
-			add_place(ix, k, &p->stmts[k], &pp->of[k][t]);
+	ix->all = pp->all;
+	for (size_t k = 0; k < pp->n; k++)
+		if (pp->of[k])
+			ix->nall = (size_t)(pp->of[k] - pp->all) + pp->count[k];
+	ix->node_of = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->node_of);
+	if (p->nstmts > UINT32_MAX)
+		abort();   /* entry.k; sbc refuses far smaller policies */
+	/* Count, size every list exactly, fill: lists that grew by doubling
+	 * left their old arrays in the arena, and most nodes hold one entry
+	 * (about half the index's 55 MB at 100k statements).  */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < p->nstmts && k < pp->n; k++)
+			for (size_t t = 0; pp->of[k] && t < pp->count[k]; t++)
+				add_place(ix, k, &p->stmts[k], &pp->of[k][t], pass == 0);
+		if (pass == 0) {
+			list_alloc(ix, &ix->any);
+			list_alloc(ix, &ix->nonlist);
+			for (nblock *b = ix->blocks; b; b = b->next)
+				for (size_t i = 0; i < b->used; i++) {
+					list_alloc(ix, &b->v[i].sub);
+					list_alloc(ix, &b->v[i].exact);
+					list_alloc(ix, &b->v[i].below);
+				}
+		}
+	}
 	char root[2] = {'A', '\0'};
 	ix->abs_root = node_find(ix, root, 2);
 	return ix;
@@ -180,6 +226,7 @@ void sbx_tindex_free(sbx_tindex *ix)
 	}
 	sb_strmap_free(ix->nodes);
 	sb_arena_clear(&ix->mem);
+	free(ix->node_of);
 	free(ix);
 }
 
@@ -217,6 +264,17 @@ static void want(sbx_tquery *q, const tlist *l)
 	q->lists[q->n++] = l;
 }
 
+/* When x is one of the indexed places, set *n to its node and return
+ * true.  Compared as addresses: x may be a copy or a place of its own.  */
+static bool cached_node(const sbx_tindex *ix, const sbx_place *x, const tnode **n)
+{
+	uintptr_t a = (uintptr_t)ix->all, p = (uintptr_t)x;
+	if (!ix->nall || p < a || p - a >= ix->nall * sizeof *x || (p - a) % sizeof *x)
+		return false;
+	*n = ix->node_of[(p - a) / sizeof *x];
+	return true;
+}
+
 /* Add the lists of x's domain: `sub` of the strict ancestors, the lists
  * of x's own node chosen by `own`, and `below` of x when `desc`.  */
 static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, bool own_sub,
@@ -224,15 +282,22 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 {
 	size_t full, base;
 	char buf[512];
-	char *key = node_key(x, &full, &base, buf, sizeof buf);
-	/* The strict ancestors in the index are the parent chain of the
-	 * deepest indexed prefix (node_make makes every ancestor of a node):
-	 * one lookup when x itself is indexed, instead of one per component.  */
-	const tnode *n = node_find(ix, key, full);
-	const tnode *up = n ? n->parent : NULL;
-	for (size_t i = full; !n && i-- > base;)
-		if ((i == base || key[i] == '/') && (up = node_find(ix, key, i)))
-			break;
+	char *key = NULL;
+	const tnode *n = NULL, *up = NULL;
+	if (cached_node(ix, x, &n)) {
+		up = n ? n->parent : NULL;
+	} else {
+		key = node_key(x, &full, &base, buf, sizeof buf);
+		/* The strict ancestors in the index are the parent chain of the
+		 * deepest indexed prefix (node_make makes every ancestor of a
+		 * node): one lookup when x itself is indexed, instead of one per
+		 * component.  */
+		n = node_find(ix, key, full);
+		up = n ? n->parent : NULL;
+		for (size_t i = full; !n && i-- > base;)
+			if ((i == base || key[i] == '/') && (up = node_find(ix, key, i)))
+				break;
+	}
 	for (const tnode *a = up; a; a = a->parent)
 		if (a != ix->abs_root)
 			want(q, &a->sub);
@@ -247,7 +312,7 @@ static void want_line(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x, b
 			want(q, &n->below);
 		}
 	}
-	if (key != buf)
+	if (key && key != buf)
 		free(key);
 }
 
@@ -270,7 +335,10 @@ void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place
 		want(q, &ix->abs_root->sub);
 	size_t full = 0, base = 0;
 	bool everything = x->kind == SBX_PLACE_ANY;
-	if (x->kind == SBX_PLACE_ABS && !x->exact) {
+	const tnode *own;
+	if (x->kind == SBX_PLACE_ABS && !x->exact && cached_node(ix, x, &own)) {
+		everything = own == ix->abs_root;   /* "/": the root node itself */
+	} else if (x->kind == SBX_PLACE_ABS && !x->exact) {
 		char buf[512], *key = node_key(x, &full, &base, buf, sizeof buf);
 		if (key != buf)
 			free(key);
@@ -280,6 +348,43 @@ void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place
 		want(q, &ix->nonlist);
 	else if (comparable_kind(x))
 		want_line(q, ix, x, true, true, !x->exact);
+}
+
+void sbx_tquery_inside(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x)
+{
+	if (x->kind == SBX_PLACE_ANY) {
+		want(q, &ix->nonlist);
+		return;
+	}
+	if (!comparable_kind(x))
+		return;
+	size_t full = 0, base = 0;
+	char buf[512];
+	char *key = NULL;
+	const tnode *n = NULL;
+	bool root;   /* x is "/" */
+	if (cached_node(ix, x, &n)) {
+		root = n == ix->abs_root;
+	} else {
+		key = node_key(x, &full, &base, buf, sizeof buf);
+		root = full == base;
+		n = node_find(ix, key, full);
+	}
+	if (x->kind == SBX_PLACE_ABS && !x->exact && root) {
+		want(q, &ix->nonlist);   /* "/" covers every place */
+	} else {
+		if (n) {
+			want(q, &n->exact);
+			if (!x->exact) {
+				if (!ix->with_below)
+					abort();   /* built without: a caller's mistake */
+				want(q, &n->sub);
+				want(q, &n->below);
+			}
+		}
+	}
+	if (key && key != buf)
+		free(key);
 }
 
 static bool matches(const sbx_tquery *q, const entry *e)
@@ -345,13 +450,21 @@ static size_t put(char *k, size_t n, const void *v, size_t len)
 	return n + len;
 }
 
-char *sbx_target_key(const sbx_target *t, size_t *len)
+/* The most bytes target_key_put writes for t.  */
+static size_t target_key_max(const sbx_target *t)
+{
+	const char *rel = t->rel ? t->rel : "";
+	return sizeof(int) + 1 + sizeof(size_t) + (t->name ? strlen(t->name) : 0) + 1 +
+	       strlen(rel) + 1;
+}
+
+/* Write t's key into k (target_key_max bytes); returns its length.  */
+static size_t target_key_put(char *k, const sbx_target *t)
 {
 	/* base, exactness, name (with its length; none is SIZE_MAX), then the
 	 * normalised suffix */
 	const char *rel = t->rel ? t->rel : "";
 	size_t nn = t->name ? strlen(t->name) : SIZE_MAX;
-	char *k = xmalloc(sizeof(int) + 1 + sizeof nn + (t->name ? nn : 0) + 1 + strlen(rel) + 1);
 	int base = (int)t->base;
 	char exact = t->exact ? 1 : 0;
 	size_t n = put(k, 0, &base, sizeof base);
@@ -376,7 +489,13 @@ char *sbx_target_key(const sbx_target *t, size_t *len)
 		n += cn;
 	}
 	k[n] = '\0';
-	*len = n;
+	return n;
+}
+
+char *sbx_target_key(const sbx_target *t, size_t *len)
+{
+	char *k = xmalloc(target_key_max(t));
+	*len = target_key_put(k, t);
 	return k;
 }
 
@@ -393,36 +512,50 @@ static int keyed_cmp(const void *a, const void *b)
 	return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
+/* Room for n bytes in a scratch buffer that only grows.  */
+static char *scratch(char **buf, size_t *cap, size_t n)
+{
+	if (n > *cap) {
+		*cap = n > 2 * *cap ? n : 2 * *cap;
+		free(*buf);
+		*buf = xmalloc(*cap);
+	}
+	return *buf;
+}
+
 /* action, access, then the sorted distinct target keys, each with its
- * length: equal exactly when sbx_rule_same.  */
-static char *rule_key(const sbx_stmt *s, size_t *len)
+ * length: equal exactly when sbx_rule_same.  In *buf (grown as needed:
+ * one key is made per rule of a large policy, so none is allocated).  */
+static size_t rule_key(const sbx_stmt *s, char **buf, size_t *cap)
 {
 	int action = (int)s->action;
 	unsigned access = s->access;
 	char filtered = s->ntargets ? 1 : 0;
 	const size_t head = sizeof action + sizeof access + 1;
-	if (s->ntargets == 1) {
-		size_t tn;
-		char *t = sbx_target_key(&s->targets[0], &tn);
-		char *k = xmalloc(head + sizeof tn + tn);
+	if (s->ntargets <= 1) {
+		size_t tmax = s->ntargets ? target_key_max(&s->targets[0]) : 0;
+		char *k = scratch(buf, cap, head + sizeof(size_t) + tmax);
 		size_t n = put(k, 0, &action, sizeof action);
 		n = put(k, n, &access, sizeof access);
 		n = put(k, n, &filtered, 1);
-		n = put(k, n, &tn, sizeof tn);
-		n = put(k, n, t, tn);
-		free(t);
-		*len = n;
-		return k;
+		if (s->ntargets) {
+			/* the length goes before the key: written after it */
+			size_t at = n;
+			n += sizeof(size_t);
+			size_t tn = target_key_put(k + n, &s->targets[0]);
+			put(k, at, &tn, sizeof tn);
+			n += tn;
+		}
+		return n;
 	}
-	keyed *t = xcalloc(s->ntargets ? s->ntargets : 1, sizeof *t);
+	keyed *t = xcalloc(s->ntargets, sizeof *t);
 	size_t total = head;
 	for (size_t i = 0; i < s->ntargets; i++) {
 		t[i].key = sbx_target_key(&s->targets[i], &t[i].len);
 		total += t[i].len + sizeof(size_t);
 	}
-	if (s->ntargets)
-		qsort(t, s->ntargets, sizeof *t, keyed_cmp);
-	char *k = xmalloc(total);
+	qsort(t, s->ntargets, sizeof *t, keyed_cmp);
+	char *k = scratch(buf, cap, total);
 	size_t n = put(k, 0, &action, sizeof action);
 	n = put(k, n, &access, sizeof access);
 	n = put(k, n, &filtered, 1);
@@ -435,8 +568,7 @@ static char *rule_key(const sbx_stmt *s, size_t *len)
 	for (size_t i = 0; i < s->ntargets; i++)
 		free(t[i].key);
 	free(t);
-	*len = n;
-	return k;
+	return n;
 }
 
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
@@ -445,14 +577,14 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
 	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
+	char *kbuf = NULL;
+	size_t kcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		(*first)[i] = SIZE_MAX;
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
-		size_t len;
-		char *k = rule_key(&p->stmts[i], &len);
-		void **v = sb_strmap_slot(seen, k, len, true);
-		free(k);
+		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
+		void **v = sb_strmap_slot(seen, kbuf, len, true);
 		if (*v) {
 			size_t last = (size_t)(uintptr_t)*v - 1;
 			(*first)[i] = (*first)[last];
@@ -463,4 +595,5 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 		*v = (void *)(uintptr_t)(i + 1);
 	}
 	sb_strmap_free(seen);
+	free(kbuf);
 }

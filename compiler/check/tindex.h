@@ -42,6 +42,13 @@ void sbx_tquery_covering(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x
 /* Rules with a place that may certainly overlap x (sbx_place_overlaps(x,
  * place, false) == SBX_YES).  */
 void sbx_tquery_overlapping(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x);
+/* Rules with a place that x may certainly cover (sbx_place_covers(x,
+ * place, false) == SBX_YES): x's own node and the places below it, or
+ * every place that is not a list when x is the whole file system.  Unlike
+ * sbx_tquery_overlapping, not the places above x, which a caller looking
+ * for narrower places would only have to reject one by one.  Needs an
+ * index built with `below`.  */
+void sbx_tquery_inside(sbx_tquery *q, const sbx_tindex *ix, const sbx_place *x);
 /* The greatest candidate statement below `hi`, or the least above `lo`;
  * SIZE_MAX when there is none.  */
 size_t sbx_tquery_prev(const sbx_tquery *q, size_t hi);

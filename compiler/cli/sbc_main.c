@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "compiler/front/ast.h"
 #include "compiler/check/check.h"
 #include "compiler/cli/cmds.h"
@@ -122,6 +125,13 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 	}
 	sb_profile *prof = sbx_lower(pol, &o->defs, d);
 	sbx_policy_free(pol);
+#if defined(__GLIBC__)
+	/* The parsed policy is many small blocks below later ones, which
+	 * glibc keeps; give their pages back before the output is built, or
+	 * a large compile's peak is the text on top of them
+	 * (bench/analysis.md, section 1).  */
+	malloc_trim(0);
+#endif
 	if (!prof)
 		return SB_EXIT_FAILURE;
 	int rc = SB_EXIT_OK;

@@ -25,9 +25,10 @@ typedef struct sb_arena {
 	size_t used;        /* bytes handed out, for statistics */
 } sb_arena;
 
-/* Zeroed, aligned for any type; aborts when out of memory, as xmalloc.  */
+/* Zeroed, aligned to 8 bytes (any type but long double and other
+ * over-aligned ones, arena.c); aborts when out of memory, as xmalloc.  */
 void *sb_arena_alloc(sb_arena *a, size_t n);
-/* A NUL-terminated copy of the n bytes at s.  */
+/* A NUL-terminated copy of the n bytes at s, not aligned.  */
 char *sb_arena_strndup(sb_arena *a, const char *s, size_t n);
 /* A copy of the string s (NULL copies as "", as xstrdup).  */
 char *sb_arena_strdup(sb_arena *a, const char *s);

@@ -63,6 +63,10 @@ typedef struct {
 	sb_str *params[PARAM_CACHE];
 	size_t nparams;
 	bool seen_op[SB_OP__COUNT];
+	/* The ops of seen_op in the order first seen: make_robust asks about
+	 * these few per rule instead of the whole operation table.  */
+	sb_op seen_list[SB_OP__COUNT];
+	size_t nseen;
 	bool child_op[SB_OP__COUNT]; /* below an op of access_ops: indexed */
 	bool anc[SB_OP__COUNT][SB_OP__COUNT]; /* op_is_ancestor(a, b), asked per rule */
 	size_t first_any[SB_OP__COUNT][2];  /* 'F': any rule (number + 1) */
@@ -613,7 +617,10 @@ static void add_rule(lower_ctx *c, sb_rule *r)
 	for (size_t j = 0; j < r->nops; j++) {
 		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
 			continue;
-		c->ix.seen_op[r->ops[j]] = true;
+		if (!c->ix.seen_op[r->ops[j]]) {
+			c->ix.seen_op[r->ops[j]] = true;
+			c->ix.seen_list[c->ix.nseen++] = r->ops[j];
+		}
 		if (c->ix.child_op[r->ops[j]])
 			index_filters(&c->ix, r, r->ops[j], e);
 	}
@@ -701,10 +708,11 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	if (op == SB_OP_NETWORK_ALL)
 		return;   /* unfiltered network rules: the last one wins */
 	bool related = false;
-	for (int eo = SB_OP_DEFAULT + 1; eo < SB_OP__COUNT; eo++)
-		if (c->ix.seen_op[eo] &&
-		    ((sb_op)eo == op || c->ix.anc[eo][op] || c->ix.anc[op][eo]))
+	for (size_t i = 0; i < c->ix.nseen; i++) {
+		sb_op eo = c->ix.seen_list[i];
+		if (eo != SB_OP_DEFAULT && (eo == op || c->ix.anc[eo][op] || c->ix.anc[op][eo]))
 			related = true;
+	}
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
 		sb_rule_add_filter(r, sb_filter_path_in(c->prof, SB_F_SUBPATH, sb_str_lit_in(c->prof, "/"),
@@ -716,8 +724,11 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	sb_action other = r->action == SB_ALLOW ? SB_DENY : SB_ALLOW;
 	child_op found[SB_OP__COUNT];
 	size_t nfound = 0;
-	for (int eo = 0; eo < SB_OP__COUNT; eo++) {
-		if (!c->ix.seen_op[eo] || !c->ix.anc[op][eo])
+	/* in the order seen, not of the table: `found` is sorted below, and
+	 * no two ops share a place (rule, op index) */
+	for (size_t i = 0; i < c->ix.nseen; i++) {
+		sb_op eo = c->ix.seen_list[i];
+		if (!c->ix.anc[op][eo])
 			continue;
 		if (!c->ix.child_op[eo])
 			abort();   /* make_robust is only for the ops of access_ops */

@@ -19,6 +19,9 @@
  * control characters are escaped and nothing is refused.  */
 typedef enum { W_PROFILE, W_LINE } wmode;
 
+/* Rule notes remembered as free of control characters (emit_rule).  */
+enum { CLEAN_NOTES = 4 };
+
 /* The text goes into one growing buffer with plain appends: a profile of
  * a large policy is millions of short tokens, and a stdio stream per token
  * was a seventh of a compile (bench/analysis.md, section 1).  */
@@ -31,6 +34,8 @@ typedef struct {
 	/* the last rule's origin file when it has no control character: rules
 	 * share one interned name, written without a scan */
 	const char *clean_src;
+	const char *clean_note[CLEAN_NOTES];   /* the same for rule notes */
+	size_t nclean_note;
 } emitter;
 
 static void out_room(emitter *e, size_t n)
@@ -316,8 +321,22 @@ static void emit_rule(emitter *e, const sb_rule *r)
 		out_n(e, (const char *)q, (size_t)(num + sizeof num - q));
 		out_c(e, '\n');
 	}
-	if (r->note)
-		emit_comment(e, r->note);
+	if (r->note) {
+		/* the notes are a few static strings, each on many rules: one
+		 * found clean before is written without its byte scan */
+		size_t k = 0;
+		while (k < CLEAN_NOTES && e->clean_note[k] != r->note)
+			k++;
+		if (k < CLEAN_NOTES) {
+			out_s(e, "; ");
+			out_s(e, r->note);
+			out_c(e, '\n');
+		} else {
+			emit_comment(e, r->note);
+			if (sb_path_bad_char(r->note) < 0)
+				e->clean_note[e->nclean_note++ % CLEAN_NOTES] = r->note;
+		}
+	}
 	out_s(e, r->action == SB_ALLOW ? "(allow" : "(deny");
 	for (size_t i = 0; i < r->nops; i++) {
 		const char *name = op_spelling(r, i);

@@ -18,10 +18,10 @@ Test(arena, blocks_grow_and_huge_blocks_are_aligned)
 	sb_arena a = { .min_block = 4096, .max_block = 4u << 20 };
 	unsigned char *prev = NULL;
 	size_t total = 0;
-	/* 12 MiB in 1000-byte pieces: zeroed, distinct, 16-byte aligned */
+	/* 12 MiB in 1000-byte pieces: zeroed, distinct, 8-byte aligned */
 	for (int i = 0; i < 12 * 1024; i++) {
 		unsigned char *p = sb_arena_alloc(&a, 1000);
-		cr_assert(eq(sz, (uintptr_t)p % 16, 0));
+		cr_assert(eq(sz, (uintptr_t)p % 8, 0));
 		for (int k = 0; k < 1000; k++)
 			cr_assert(eq(u8, p[k], 0));
 		memset(p, 0xab, 1000);
@@ -37,6 +37,12 @@ Test(arena, blocks_grow_and_huge_blocks_are_aligned)
 	char *s = sb_arena_strdup(&a, "abc");
 	cr_assert(eq(str, s, "abc"));
 	cr_assert(eq(str, sb_arena_strdup(&a, NULL), ""));
+	/* strings are packed; the object after one is aligned again */
+	char *s2 = sb_arena_strdup(&a, "de");
+	cr_assert(eq(ptr, s2, s + 4 + 1));
+	void **after = sb_arena_alloc(&a, sizeof *after);
+	cr_assert(eq(sz, (uintptr_t)after % 8, 0));
+	cr_assert(eq(ptr, *after, NULL));
 	sb_arena_clear(&a);
 	cr_assert(eq(ptr, a.head, NULL));
 	cr_assert(eq(sz, a.used, 0));
