@@ -1415,6 +1415,10 @@ int sb_gate_serve(sb_gate *g)
 		sb_denial dn = { .access = g->denied_acc, .path = g->denied_path, .pid = (int)pid,
 				 .process = comm[0] ? comm : NULL, .syscall = k ? k->name : NULL };
 		sb_trace_notifier_report(g->tn, &dn);
+	} else if (g->tn && err == ENOENT) {
+		/* performed in the masked view: a name a mask hides is absent
+		 * here; the trace names it (before the answer: whole lines) */
+		sb_trace_notifier_observe(g->tn, g->req);
 	}
 	if (answered)
 		return 0;

@@ -1136,6 +1136,31 @@ static bool read_allowed_fast(sb_trace_notifier *n, const call *k, const struct 
 	return true;
 }
 
+void sb_trace_notifier_observe(sb_trace_notifier *n, const struct seccomp_notif *req)
+{
+	const struct seccomp_data *d = &req->data;
+	const call *k = NULL;
+	for (size_t i = 0; i < NCALLS && !k; i++)
+		if (calls[i].nr == d->nr)
+			k = &calls[i];
+	if (!k || k->k == K_SOCKET)
+		return;
+	fetch_path((pid_t)req->pid, d, k->dfd, k->path, n->a, false);
+	fetch_path((pid_t)req->pid, d, k->dfd2, k->path2, n->b, false);
+	uint64_t open2_flags = 0;
+	bool readable = true;
+	if (k->k == K_OPEN2) {
+		struct { uint64_t flags, mode, resolve; } how;
+		if (sb_caller_mem((pid_t)req->pid, d->args[2], &how, sizeof how))
+			open2_flags = how.flags;
+		else
+			readable = false;
+	}
+	lock(n);
+	classify_answered(n, k, d, (pid_t)req->pid, false, readable, open2_flags);
+	unlock(n);
+}
+
 void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *req)
 {
 	const struct seccomp_data *d = &req->data;

@@ -63,6 +63,10 @@ int sb_trace_notifier_serve(sb_trace_notifier *n);
  * report.  */
 struct seccomp_notif;
 void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *req);
+/* Classify and report a call another server performs and answers itself
+ * (the write gate: a write its view of the masks fails with ENOENT, which
+ * the trace then names as hidden); the caller still waits.  */
+void sb_trace_notifier_observe(sb_trace_notifier *n, const struct seccomp_notif *req);
 /* One denial to the tracer, or as a record to the remote end.  */
 void sb_trace_notifier_report(sb_trace_notifier *n, const sb_denial *d);
 /* Send denials as records over `fd` (a SOCK_SEQPACKET socket) instead of
