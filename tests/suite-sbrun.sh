@@ -228,13 +228,20 @@ step("sleep 300 & echo bgpid=$!", 2)
 step("jobs", 3)
 # ^C only once the foreground job runs (it prints a computed marker first):
 # a ^C that reaches bash before it handed the terminal over is lost
+# (a loaded host under the sanitizer build lost a first ^C now and then:
+# up to three, each followed by the question; a job that ignores ^C
+# outlives them all, sleep 30 being longer than the three waits)
 os.write(fd, b"sh -c 'echo FG$((1+1)); exec sleep 30'\n")
 wait_for(b"FG2")
+read_for(1.0)
+tries = 0
+while tries < 3 and b"after-intr=1" not in buf:
+    tries += 1
+    send("\x03", 0.5)
+    os.write(fd, b"echo after-intr=$?\n")
+    wait_for(b"after-intr=1", 8)
 read_for(0.3)
-send("\x03", 0.5)
-os.write(fd, b"echo after-intr=$?\n")
-wait_for(b"after-intr=1")
-read_for(0.3)
+sys.stderr.write("INTR-TRIES=%d\n" % tries)
 send("exit\n", 1.5)
 os.waitpid(pid, 0)
 print(buf.decode("latin-1").replace("\r", ""))
@@ -248,6 +255,8 @@ PY
 	grep -q "after-intr=130" <<<"$out" || missing+=" [no after-intr=130]"
 	[ -n "$bg" ] || missing+=" [no bgpid]"
 	[ -n "$bg" ] && [ -e "/proc/$bg" ] && missing+=" [job $bg alive after exit]"
+	ntries=$(sed -n 's/^INTR-TRIES=//p' <<<"$out" | head -1)
+	[ "${ntries:-1}" -gt 1 ] && echo "note: pty try $try: the foreground job ended at ^C number $ntries" >&2
 	[ -z "$missing" ] && break
 	echo "note: pty try $try:$missing" >&2
 	[ -n "$bg" ] && kill "$bg" 2>/dev/null
