@@ -24,8 +24,14 @@ case $B in /*) ;; *) B=$root/$B ;; esac
 # world in a launcher whose tree outlived or killed its supervisors ("does
 # not work under ptrace": /proc/PID/task unreadable) and aborts it at exit;
 # the address and UB checks stay on.
-if [ -n "${SBX_IN_SANITIZE:-}" ] && [ -n "${ASAN_OPTIONS:-}" ]; then
-	export ASAN_OPTIONS="${ASAN_OPTIONS//detect_leaks=1/detect_leaks=0}"
+# (passed through the runs' env -i)
+san_env=()
+if [ -n "${SBX_IN_SANITIZE:-}" ]; then
+	o=${ASAN_OPTIONS:-detect_leaks=0}
+	# the probe is a sanitizer build too: into the sandbox's clean
+	# environment as well
+	san_env=("ASAN_OPTIONS=${o//detect_leaks=1/detect_leaks=0}" OMP_SANDBOX_PASS_ENV=ASAN_OPTIONS)
+	[ -n "${UBSAN_OPTIONS:-}" ] && san_env+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
 fi
 if [ "${SBX_SUITE_INSIDE:-}" != 1 ]; then
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (private mount namespace, uid 65534)"; exit 77; }
@@ -77,7 +83,7 @@ run() {
 	local out=$T/out.$id.$abi.$tr.$v
 	(cd "$home/proj" && timeout 60 "${ids[@]}" env -i PATH="$T:/usr/bin:/bin" HOME="$home" \
 		TERM=dumb LANG=C OMP_SANDBOX_TOOLS=none OMP_SANDBOX_NETWORK=off \
-		OMP_SANDBOX_TRACE="$tr" SB_TEST_LL_ABI="$abi" "${vars[@]}" \
+		OMP_SANDBOX_TRACE="$tr" SB_TEST_LL_ABI="$abi" "${vars[@]}" "${san_env[@]}" \
 		"$OS" "$T/sound_probe" "${args[@]}" /etc/hostname "$home/proj/.git/hooks/pre-commit" \
 		>"$out" 2>"$out.err" </dev/null) 2>/dev/null
 	# the detached probe writes on after the launcher is gone: wait for it
