@@ -92,8 +92,17 @@ run() {
 	[ "$(cat /etc/hostname)" = keep ] || { echo "plain truncate EMPTIED" >>"$out"; echo keep >/etc/hostname; }
 }
 
-# the calls' outcomes of one run, sorted: "PHASE CALL OUTCOME"
-outcomes() { grep -E '^(plain|listen) ' "$1" | sort; }
+# the calls' outcomes of one run, sorted: "PHASE CALL OUTCOME".  Variant s
+# (the supervisors stopped): a call the gate decides is held until the
+# probe's 3 s timeout, or answered EACCES when it came before the stop
+# landed (a loaded host): both a refusal, one class for the comparison.
+outcomes() {
+	if [ "${2:-}" = s ]; then
+		grep -E '^(plain|listen) ' "$1" | sed -E 's/ (EACCES|TIMEOUT)$/ EACCES-or-held/' | sort
+	else
+		grep -E '^(plain|listen) ' "$1" | sort
+	fi
+}
 refused() { case $1 in EPERM | EACCES | ENOSYS | EBUSY | TIMEOUT) return 0 ;; esac; return 1; }
 
 t0=$SECONDS
@@ -119,8 +128,8 @@ for abi in 1 2 5 7; do
 				fail "$what: $(outcomes "$u" | wc -l) outcomes, want 20"
 			elif [ -n "$bad" ]; then
 				fail "$what: a refused call got through:$bad"
-			elif ! diff -q <(outcomes "$u") <(outcomes "$tr") >/dev/null; then
-				fail "$what: traced differs from untraced: $(diff <(outcomes "$u") <(outcomes "$tr") | grep '^[<>]' | tr '\n' ' ')"
+			elif ! diff -q <(outcomes "$u" "$v") <(outcomes "$tr" "$v") >/dev/null; then
+				fail "$what: traced differs from untraced: $(diff <(outcomes "$u" "$v") <(outcomes "$tr" "$v") | grep '^[<>]' | tr '\n' ' ')"
 			elif ! grep -q '^listener EBUSY' "$u" || ! grep -q '^listener EBUSY' "$tr"; then
 				fail "$what: a listener of its own was not refused: $(grep '^listener' "$u" "$tr" | tr '\n' ' ')"
 			else
