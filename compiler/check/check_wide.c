@@ -44,13 +44,14 @@ static const char *wide_reason(const sbx_place *pl, const char *home)
 	return NULL;
 }
 
-/* The last read deny before statement i that may overlap pl, or NULL.  */
-static const sbx_stmt *earlier_read_deny(const sbx_policy *p, const sbx_places *pp, size_t i,
-					 const sbx_place *pl)
+/* The last deny of `acc` before statement i that may overlap pl, or NULL
+ * (a later grant re-opens what it closed).  */
+static const sbx_stmt *earlier_deny(const sbx_policy *p, const sbx_places *pp, size_t i,
+				    const sbx_place *pl, unsigned acc)
 {
 	for (size_t k = i; k-- > 0;) {
 		const sbx_stmt *s = &p->stmts[k];
-		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & SBX_ACC_READ))
+		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & acc))
 			continue;
 		for (size_t t = 0; t < pp->count[k]; t++)
 			if (sbx_place_overlaps(&pp->of[k][t], pl, true) != SBX_NO)
@@ -63,21 +64,6 @@ static bool decidable_place(const sbx_place *pl)
 {
 	return pl->kind == SBX_PLACE_ABS || pl->kind == SBX_PLACE_ANY ||
 	       (pl->kind == SBX_PLACE_ROOT && strcmp(pl->root, "HOME") == 0);
-}
-
-/* An earlier deny of `acc` that may overlap pl: the grant re-opens it.  */
-static bool earlier_deny(const sbx_policy *p, const sbx_places *pp, size_t i,
-			 const sbx_place *pl, unsigned acc)
-{
-	for (size_t k = i; k-- > 0;) {
-		const sbx_stmt *s = &p->stmts[k];
-		if (s->kind != SBX_STMT_RULE || s->action != SB_DENY || !(s->access & acc))
-			continue;
-		for (size_t t = 0; t < pp->count[k]; t++)
-			if (sbx_place_overlaps(&pp->of[k][t], pl, true) != SBX_NO)
-				return true;
-	}
-	return false;
 }
 
 /* [widens]: a grant on a directory that strictly contains an earlier,
@@ -168,7 +154,7 @@ int sb_check_wide_with(const sbx_check_shared *sh, sb_diag *d)
 			const sbx_stmt *deny = NULL;
 			bool wide_write = why && (s->access & SBX_ACC_WRITE);
 			bool wide_read = why && !wide_write && (s->access & SBX_ACC_READ) &&
-					 (default_deny || (deny = earlier_read_deny(p, &pp, i, &pl)));
+					 (default_deny || (deny = earlier_deny(p, &pp, i, &pl, SBX_ACC_READ)));
 			any_wide |= wide_write || wide_read;
 			if ((wide_write || wide_read) && !acked) {
 				char *where = sbx_place_str(&pl);
