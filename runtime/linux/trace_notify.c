@@ -1136,26 +1136,40 @@ static bool read_allowed_fast(sb_trace_notifier *n, const call *k, const struct 
 	return true;
 }
 
+static const call *call_of(int nr)
+{
+	for (size_t i = 0; i < NCALLS; i++)
+		if (calls[i].nr == nr)
+			return &calls[i];
+	return NULL;
+}
+
+/* Read what lives in the caller (its memory, cwd, dirfds) while it waits
+ * (its name is read at a denial only): the path arguments into n->a and
+ * n->b, openat2's flags; false when those flags could not be read.  */
+static bool fetch_args(sb_trace_notifier *n, const call *k, const struct seccomp_data *d,
+		       pid_t pid, bool have_text, uint64_t *open2_flags)
+{
+	fetch_path(pid, d, k->dfd, k->path, n->a, have_text);
+	fetch_path(pid, d, k->dfd2, k->path2, n->b, false);
+	*open2_flags = 0;
+	if (k->k == K_OPEN2) {
+		struct { uint64_t flags, mode, resolve; } how;
+		if (!sb_caller_mem(pid, d->args[2], &how, sizeof how))
+			return false;
+		*open2_flags = how.flags;
+	}
+	return true;
+}
+
 void sb_trace_notifier_observe(sb_trace_notifier *n, const struct seccomp_notif *req)
 {
 	const struct seccomp_data *d = &req->data;
-	const call *k = NULL;
-	for (size_t i = 0; i < NCALLS && !k; i++)
-		if (calls[i].nr == d->nr)
-			k = &calls[i];
+	const call *k = call_of(d->nr);
 	if (!k || k->k == K_SOCKET)
 		return;
-	fetch_path((pid_t)req->pid, d, k->dfd, k->path, n->a, false);
-	fetch_path((pid_t)req->pid, d, k->dfd2, k->path2, n->b, false);
-	uint64_t open2_flags = 0;
-	bool readable = true;
-	if (k->k == K_OPEN2) {
-		struct { uint64_t flags, mode, resolve; } how;
-		if (sb_caller_mem((pid_t)req->pid, d->args[2], &how, sizeof how))
-			open2_flags = how.flags;
-		else
-			readable = false;
-	}
+	uint64_t open2_flags;
+	bool readable = fetch_args(n, k, d, (pid_t)req->pid, false, &open2_flags);
 	lock(n);
 	classify_answered(n, k, d, (pid_t)req->pid, false, readable, open2_flags);
 	unlock(n);
@@ -1165,10 +1179,7 @@ void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *
 {
 	const struct seccomp_data *d = &req->data;
 	pid_t pid = (pid_t)req->pid;
-	const call *k = NULL;
-	for (size_t i = 0; i < NCALLS && !k; i++)
-		if (calls[i].nr == d->nr)
-			k = &calls[i];
+	const call *k = call_of(d->nr);
 	if (k && k->k == K_SOCKET) {
 		/* The one answer that is not "continue": the same refusal the
 		 * launch filter gives when the trace is off.  */
@@ -1179,29 +1190,18 @@ void sb_trace_notifier_handle(sb_trace_notifier *n, const struct seccomp_notif *
 		respond(n, req->id, EPERM);   /* after the report: whole lines */
 		return;
 	}
-	/* Read what lives in the caller (its memory, cwd, dirfds) while it
-	 * waits (its name is read at a denial only).  */
-	arg_path *a = n->a, *b = n->b;
 	uint64_t open2_flags = 0;
 	bool readable = true;
 	if (k) {
 		bool have_text = false;
 		if (k->k == K_OPEN || k->k == K_ACCESS) {
 			if (!(n->trunc_guard && k->k == K_OPEN && sb_seccomp_trunc_refused(d->args[k->flags])) &&
-			    read_allowed_fast(n, k, d, pid, a, &have_text)) {
+			    read_allowed_fast(n, k, d, pid, n->a, &have_text)) {
 				respond(n, req->id, 0);
 				return;
 			}
 		}
-		fetch_path(pid, d, k->dfd, k->path, a, have_text);
-		fetch_path(pid, d, k->dfd2, k->path2, b, false);
-		if (k->k == K_OPEN2) {
-			struct { uint64_t flags, mode, resolve; } how;
-			if (sb_caller_mem(pid, d->args[2], &how, sizeof how))
-				open2_flags = how.flags;
-			else
-				readable = false;
-		}
+		readable = fetch_args(n, k, d, pid, have_text, &open2_flags);
 	}
 	/* The truncation guard's rule, on the flags the kernel will use (a
 	 * register, not the caller's memory): refused here, not continued.  */
