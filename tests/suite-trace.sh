@@ -467,6 +467,31 @@ run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'exit 7'
 [ "$rc" = 7 ] && pass "traced: the command's exit status" || fail "exit status $rc, want 7"
 run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'kill -TERM $$'
 [ "$rc" = 143 ] && pass "traced: killed by a signal is 128+N" || fail "signal status $rc, want 143"
+# The launcher's own result and the command's status travel apart
+# (runtime/common/status.h): a command's own 78 passes unchanged with no
+# refusal, a refusal in the forked child before its exec is 78 (never the
+# negative sb_status truncated to 255), and the launcher's 126 and 127.
+run OMP_SANDBOX_TRACE=1 -- /bin/sh -c 'exit 78'
+if [ "$rc" = 78 ] && ! contains "$err" "error:" && contains "$err" "exit status 78"; then
+	pass "traced: a command's own 78 passes unchanged, no refusal"
+else fail "command's 78: rc=$rc err=${err:0:300}"; fi
+out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" USER=u TERM=dumb LANG=C.UTF-8 \
+	OMP_SANDBOX_TOOLS=none OMP_SANDBOX_TRACE=1 "$OS" /bin/true <"$WS" 2>"$T/err")
+rc=$?
+err=$(cat "$T/err")
+if [ "$rc" = 78 ] && contains "$err" "standard input (descriptor 0) is a directory" &&
+	contains "$err" "trace summary: 0 denied accesses (0 distinct), exit status 78"; then
+	pass "traced: a refusal in the child before its exec exits 78 (not 255), the summary says 78"
+else fail "child refusal: rc=$rc err=${err:0:300}"; fi
+printf 'echo no\n' >"$WS/not-exec.sh"
+chmod 644 "$WS/not-exec.sh"
+run OMP_SANDBOX_TRACE=1 -- --sandbox-run "$WS/not-exec.sh"
+[ "$rc" = 126 ] && contains "$err" "is not an executable file" &&
+	pass "traced: a command that cannot be executed is 126" || fail "not executable: rc=$rc ${err:0:200}"
+run OMP_SANDBOX_TRACE=1 -- --sandbox-run "$WS/no-such-command"
+[ "$rc" = 127 ] && contains "$err" "no such file" &&
+	pass "traced: a command that does not exist is 127" || fail "not found: rc=$rc ${err:0:200}"
+rm -f "$WS/not-exec.sh"
 (cd "$WS" && exec /usr/bin/env -i PATH="$PATHS" HOME="$H" OMP_SANDBOX_TRACE=1 "$OS" /bin/sh -c 'trap "echo got-term; exit 3" TERM; sleep 20 & wait' >"$T/sig.out" 2>&1) &
 sup=$!
 bgpids+=("$sup")

@@ -413,9 +413,12 @@ static void say_absent(const sb_ll_plan *plan, const sb_prep *prep, sb_diag *d)
 			     "(docs/trace.md)");
 }
 
-static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
-		  const sb_prep *prep, const char *cmd, const char *sandbox_exec,
-		  const sb_linux_opts *lo, sb_diag *d)
+/* Run the command under the profile.  SB_OK with the command's exit
+ * status in *cmd_status (a launcher that waited for it), or the sb_status
+ * of the refusal; an exec that succeeds does not return.  */
+static sb_status launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *prof,
+			const sb_prep *prep, const char *cmd, const char *sandbox_exec,
+			const sb_linux_opts *lo, int *cmd_status, sb_diag *d)
 {
 	sb_envvec env = { 0 };
 	int rc = child_env(cfg, plat, prep, &env, d);
@@ -512,12 +515,15 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	}
 
 	if (plat == SB_PLAT_MACOS && egress && !traced) {
-		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, cfg->tool, d);
+		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, cfg->tool, cmd_status,
+					  d);
 		proxy_fd = -1;   /* taken over */
 	} else if (plat == SB_PLAT_MACOS && traced) {
-		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, d);
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, cmd_status, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
+		if (!rc)
+			rc = SB_REFUSED;   /* it returns only on failure */
 	} else if (chdir(l.cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",
 			       l.cwd, strerror(errno));
@@ -530,7 +536,8 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		if (rc == 0 && plan)
 			say_absent(plan, prep, d);
 		if (rc == 0 && plan && traced) {
-			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL, d);
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL,
+					   cmd_status, d);
 		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);
@@ -579,7 +586,9 @@ static void find_std_terminals(std_terminals *t)
 	}
 }
 
-static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
+/* SB_OK with the exit status of what ran (the command, the self-test) in
+ * *code, or the sb_status of the refusal.  */
+static sb_status run(const sb_run_cfg *cfg, sb_run_action act, int *code, sb_diag *d)
 {
 	sb_platform plat = pick_platform(cfg->envp);
 #ifdef SB_TEST_HOOKS
@@ -724,11 +733,11 @@ static int run(const sb_run_cfg *cfg, sb_run_action act, sb_diag *d)
 				/* sbrun: omp checks when omp is on PATH */
 				sc.omp = cmd = cmd ? cmd : sb_cmd_resolve("omp", path_var, NULL);
 			}
-			rc = sb_selftest_run(&sc);
+			*code = sb_selftest_run(&sc);   /* an exit status: 0, or 1 */
 			break;
 		}
 		case SB_ACT_LAUNCH:
-			rc = launch(cfg, plat, prof, &prep, cmd, sandbox_exec, &lo, d);
+			rc = launch(cfg, plat, prof, &prep, cmd, sandbox_exec, &lo, code, d);
 			break;
 		}
 	}
@@ -765,15 +774,15 @@ static void trace_from_env(sb_run_cfg *c)
 
 /* The one place the launcher turns a library status into an exit status
  * (docs/exit-status.md); a self-test's own status (0 or 1) passes.  */
-int sb_exit_status_of(int rc)
+int sb_exit_status_of(sb_status s)
 {
-	switch (rc) {
+	switch (s) {
 	case SB_OK: return SB_EXIT_OK;
 	case SB_REFUSED: return SB_EXIT_SETUP;
 	case SB_CMD_NOT_EXECUTABLE: return SB_EXIT_NOEXEC;
 	case SB_CMD_NOT_FOUND: return SB_EXIT_NOTFOUND;
 	}
-	return rc > 0 ? rc : SB_EXIT_SETUP;
+	return SB_EXIT_SETUP;   /* a status this table does not know: refused */
 }
 
 int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
@@ -784,7 +793,9 @@ int sb_run(const sb_run_cfg *cfg_in, sb_run_action act)
 	sb_run_cfg cfg_copy = *cfg_in;
 	trace_from_env(&cfg_copy);
 	const sb_run_cfg *cfg = &cfg_copy;
-	int rc = sb_exit_status_of(run(cfg, act, d));
+	int code = 0;
+	sb_status s = run(cfg, act, &code, d);
+	int rc = s == SB_OK ? code : sb_exit_status_of(s);
 	sb_diag_free(d);
 	return rc;
 }

@@ -68,7 +68,8 @@ typedef struct sb_run_cfg {
 
 int sb_run(const sb_run_cfg *cfg, sb_run_action act);
 /* The one mapping of a library status (runtime/common/status.h) to an
- * exit status (docs/exit-status.md); a status > 0 (a command's) passes.  */
-int sb_exit_status_of(int rc);
+ * exit status (docs/exit-status.md).  A command's own status never comes
+ * here: it travels beside the sb_status (status.h).  */
+int sb_exit_status_of(sb_status s);
 
 #endif

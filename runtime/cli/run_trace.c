@@ -189,10 +189,10 @@ static void trace_file_verify(FILE *out, const trace_sink *s, const char *file, 
 			       (long long)at, (long long)s->written);
 }
 
-int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
-		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
-		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
-		  sb_diag *d)
+sb_status sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
+			const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
+			const sb_linux_opts *lo, const char *policy_path, const char *tag,
+			int *cmd_status, sb_diag *d)
 {
 	FILE *out = NULL;
 	trace_sink sink = { .fd = -1, .digest = 0xcbf29ce484222325ULL };
@@ -259,18 +259,21 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	};
 	sb_tracer *t = sb_tracer_new(&tc);
 	fflush(NULL);
-	int status = plat == SB_PLAT_MACOS
-			     ? sb_macos_exec_traced(l, tag, t, sb_exit_status_of, d)
-			     : sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
-						    sb_exit_status_of, d);
-	sb_tracer_summary(t, status);
+	int code = 0;
+	sb_status status = plat == SB_PLAT_MACOS
+				   ? sb_macos_exec_traced(l, tag, t, sb_exit_status_of, &code, d)
+				   : sb_linux_exec_traced(plan, lo, l->exec_path, l->argv, l->envp, t,
+							  sb_exit_status_of, &code, d);
+	/* the summary names the status this process exits with */
+	sb_tracer_summary(t, status == SB_OK ? code : sb_exit_status_of(status));
 	if (cfg->learn_file) {
 		char *session = session_text(l, plat);
 		if (sb_tracer_write_learned(t, cfg->learn_file, session) != 0) {
 			sb_diag_report(d, SB_SEV_ERROR, NULL, "learn",
 				       "cannot write the learned policy %s: %s", cfg->learn_file,
 				       strerror(errno));
-			if (!status)
+			/* the command succeeded, the session did not */
+			if (status == SB_OK && code == 0)
 				status = SB_REFUSED;
 		} else {
 			sb_tracer_counts c = sb_tracer_counts_get(t);
@@ -287,5 +290,7 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		fclose(out);
 	free(ptext);
 	free(pdir);
+	if (status == SB_OK)
+		*cmd_status = code;
 	return status;
 }

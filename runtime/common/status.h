@@ -3,8 +3,9 @@
  * diagnostics funnel.  The programs turn it into an exit status
  * (runtime/cli/run.c: sb_exit_status_of); no library stage picks one.
  * A launcher that waits for the command (the traced ones, macOS egress)
- * returns the command's status (0..255, from sb_wait_exit_code) or a
- * negative sb_status: the two ranges never meet.  A forked child that
+ * returns its own sb_status and, only when that is SB_OK, the command's
+ * status (0..255, from sb_wait_exit_code) in a separate out-parameter
+ * (`int *cmd_status`): the two are never one int.  A forked child that
  * fails before exec ends with the program's exit status for its
  * sb_status, never with the negative value itself (which _exit would
  * truncate to 255): the program passes its mapping in

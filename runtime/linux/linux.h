@@ -92,19 +92,20 @@ void sb_ll_plan_free(sb_ll_plan *plan);
  * Returns only on failure, with a negative sb_status (status.h) after
  * reporting; the program maps it to an exit status.  `envp` is the final
  * environment.  */
-int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+sb_status sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d);
 
 /* The same under the denial trace (runtime/common/denial.h): fork; the
  * child confines itself as sb_linux_exec does, with the trace filter,
  * and execs (when that fails it exits with exit_status_of(its status));
  * this process stays outside, reports denials to `t`, forwards signals,
- * and returns the command's exit status (128+N for signal N), or
- * SB_REFUSED when the supervisor could not start.  */
+ * and returns SB_OK with the command's exit status in *cmd_status (128+N
+ * for signal N; status.h), or SB_REFUSED when the supervisor could not
+ * start (*cmd_status untouched).  */
 struct sb_tracer;
-int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
-			 char *const argv[], char *const envp[], struct sb_tracer *t,
-			 int (*exit_status_of)(int), sb_diag *d);
+sb_status sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			       char *const argv[], char *const envp[], struct sb_tracer *t,
+			       int (*exit_status_of)(sb_status), int *cmd_status, sb_diag *d);
 
 /* sbrun --doctor: kernel ABI, errata, handled masks, what each lost ABI
  * costs.  Returns 0 when Landlock is usable.  */

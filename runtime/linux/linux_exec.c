@@ -330,7 +330,7 @@ static int exec_it(const char *path, char *const argv[], char *const envp[], sb_
 	return SB_CMD_NOT_EXECUTABLE;
 }
 
-int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+sb_status sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d)
 {
 	sb_ll_probe pr;

@@ -46,7 +46,7 @@ void sb_ll_plan_free(sb_ll_plan *plan)
 	(void)plan;
 }
 
-int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+sb_status sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 		  char *const argv[], char *const envp[], sb_diag *d)
 {
 	(void)plan;
@@ -58,11 +58,13 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	return SB_REFUSED;
 }
 
-int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
-			 char *const argv[], char *const envp[], struct sb_tracer *t, int (*exit_status_of)(int), sb_diag *d)
+sb_status sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			       char *const argv[], char *const envp[], struct sb_tracer *t,
+			       int (*exit_status_of)(sb_status), int *cmd_status, sb_diag *d)
 {
 	(void)t;
 	(void)exit_status_of;
+	(void)cmd_status;
 	return sb_linux_exec(plan, o, path, argv, envp, d);
 }
 

@@ -53,9 +53,9 @@ static int serve_trace(void *ctx)
 	return sb_trace_notifier_serve(ctx);
 }
 
-int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
-			 char *const argv[], char *const envp[], sb_tracer *t,
-			 int (*exit_status_of)(int), sb_diag *d)
+sb_status sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
+			       char *const argv[], char *const envp[], sb_tracer *t,
+			       int (*exit_status_of)(sb_status), int *cmd_status, sb_diag *d)
 {
 	uint64_t handled = 0;
 	bool trunc_guard = false;
@@ -188,6 +188,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 	/* the shell's view (128+N for signal N), returned instead of
 	 * re-raising: the caller prints the trace summary and writes the
 	 * learned policy after the command */
-	return sb_wait_exit_code(wstatus);
+	*cmd_status = sb_wait_exit_code(wstatus);
+	return SB_OK;
 }
 #endif /* __linux__ */

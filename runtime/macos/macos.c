@@ -100,7 +100,7 @@ int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag 
 	return 0;
 }
 
-int sb_macos_exec(const sb_launch *l, sb_diag *d)
+sb_status sb_macos_exec(const sb_launch *l, sb_diag *d)
 {
 	if (chdir(l->cwd) != 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "workspace", "cannot enter the workspace %s: %s",

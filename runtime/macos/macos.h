@@ -29,8 +29,8 @@ int sb_macos_check_available(const char *sandbox_exec, sb_diag *d);
 int sb_macos_check_nested(char *const envp[], const char *sandbox_exec, sb_diag *d);
 
 /* chdir to l->cwd and execve sandbox-exec.  Returns only on failure, with
- * the status to exit with.  */
-int sb_macos_exec(const sb_launch *l, sb_diag *d);
+ * a negative sb_status after reporting (status.h).  */
+sb_status sb_macos_exec(const sb_launch *l, sb_diag *d);
 
 /* Host rules (runtime/macos/macos_egress.c): a listening socket on a free
  * port of 127.0.0.1 for the egress proxy.  0 with *fd and *port, or
@@ -38,11 +38,13 @@ int sb_macos_exec(const sb_launch *l, sb_diag *d);
 int sb_macos_egress_listen(int *fd, int *port, sb_diag *d);
 /* Fork: the child runs sandbox-exec (sb_macos_exec); this process serves
  * the proxy on `listen_fd` (taken over) by the rules of `eg` until the
- * sandboxed tree has exited, then returns the child's exit status (a
- * child killed by a signal: the same signal is raised here).  In the child,
- * returns only on failure, like sb_macos_exec.  `tool` ("sbrun",
- * "omp-sandboxed") begins the proxy's log lines.  */
-int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
-			 const char *tool, sb_diag *d);
+ * sandboxed tree has exited, then returns SB_OK with the child's exit
+ * status in *cmd_status (a child killed by a signal: the same signal is
+ * raised here first).  SB_REFUSED when the child cannot be started; in
+ * the child, returns only on failure, like sb_macos_exec; *cmd_status is
+ * then untouched.  `tool` ("sbrun", "omp-sandboxed") begins the proxy's
+ * log lines.  */
+sb_status sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
+			       const char *tool, int *cmd_status, sb_diag *d);
 
 #endif

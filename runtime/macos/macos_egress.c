@@ -55,8 +55,8 @@ static void forward(int sig)
 		kill(forward_to, sig);
 }
 
-int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
-			 const char *tool, sb_diag *d)
+sb_status sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
+			       const char *tool, int *cmd_status, sb_diag *d)
 {
 	int tree[2];
 	if (pipe(tree) != 0) {
@@ -108,5 +108,6 @@ int sb_macos_egress_exec(const sb_launch *l, const sb_egress *eg, int listen_fd,
 		signal(WTERMSIG(st), SIG_DFL);
 		raise(WTERMSIG(st));
 	}
-	return sb_wait_exit_code(st);
+	*cmd_status = sb_wait_exit_code(st);
+	return SB_OK;
 }

@@ -336,8 +336,8 @@ static void stop_log(pid_t logpid)
 		;
 }
 
-int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
-			 int (*exit_status_of)(int), sb_diag *d)
+sb_status sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
+			       int (*exit_status_of)(sb_status), int *cmd_status, sb_diag *d)
 {
 	char *log_path = sb_macos_log_path();
 	char **argv = sb_macos_log_argv(log_path, tag);
@@ -419,7 +419,7 @@ int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
 		 * negative sb_status itself would exit 255 (status.h) */
 		_exit(exit_status_of(sb_macos_exec(l, d)));
 	}
-	int status = SB_REFUSED;
+	sb_status status = SB_REFUSED;
 	if (child < 0) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "trace", "cannot run the command: fork: %s",
 			       strerror(errno));
@@ -437,7 +437,8 @@ int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
 				open_log = false;
 		}
 		forward_to = 0;
-		status = sb_wait_exit_code(st);
+		*cmd_status = sb_wait_exit_code(st);
+		status = SB_OK;
 		/* The log delivers a violation a moment after it happened:
 		 * read on until it has been quiet for 300 ms (2 s at most).  */
 		long end = now_ms() + 2000, quiet = now_ms() + 300;

@@ -71,12 +71,13 @@ bool sb_macos_event_denial(const sb_seatbelt_event *ev, bool is_dir, sb_denial *
 
 /* Start `log stream`, wait until it filters, run the launch (sandbox-exec)
  * as a child, report each violation to `t` while it runs and shortly
- * after, stop the log.  Returns the command's status (128+N for signal N),
- * or SB_REFUSED (with the reason) when the log cannot be read: the trace
- * was asked for, so the command is not run untraced.  A child that cannot
- * enter the workspace or run sandbox-exec reports why and exits with
- * exit_status_of(SB_REFUSED) (status.h).  */
-int sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
-			 int (*exit_status_of)(int), sb_diag *d);
+ * after, stop the log.  Returns SB_OK with the command's status in
+ * *cmd_status (128+N for signal N), or SB_REFUSED (with the reason;
+ * *cmd_status untouched) when the log cannot be read or the command cannot
+ * be forked: the trace was asked for, so the command is not run untraced.
+ * A child that cannot enter the workspace or run sandbox-exec reports why
+ * and exits with exit_status_of(its sb_status) (status.h).  */
+sb_status sb_macos_exec_traced(const sb_launch *l, const char *tag, sb_tracer *t,
+			       int (*exit_status_of)(sb_status), int *cmd_status, sb_diag *d);
 
 #endif

@@ -70,3 +70,32 @@ Test(status, stopped_is_neither_exit_nor_signal)
 	waitpid(pid, &st, 0);
 	cr_assert(eq(int, sb_wait_exit_code(st), 137));
 }
+
+/* runtime/cli/run.c: the one mapping of the launcher's own sb_status to
+ * the program's exit status (docs/exit-status.md).  */
+#include "compiler/common/exit_status.h"
+#include "runtime/cli/run.h"
+
+Test(status, launcher_status_maps_to_its_exit_code)
+{
+	cr_assert(eq(int, sb_exit_status_of(SB_OK), 0));
+	cr_assert(eq(int, sb_exit_status_of(SB_REFUSED), 78));
+	cr_assert(eq(int, sb_exit_status_of(SB_CMD_NOT_EXECUTABLE), 126));
+	cr_assert(eq(int, sb_exit_status_of(SB_CMD_NOT_FOUND), 127));
+	cr_assert(eq(int, SB_EXIT_SETUP, 78));
+	/* a value outside the enum is a refusal, never a command's status */
+	cr_assert(eq(int, sb_exit_status_of((sb_status)-9), 78));
+	cr_assert(eq(int, sb_exit_status_of((sb_status)7), 78));
+}
+
+/* A forked child that fails before its exec ends with the mapped code
+ * (what sb_linux_exec_traced and sb_macos_exec_traced pass in), so the
+ * parent's wait reads 78/126/127, never 255.  */
+Test(status, child_refusal_reads_as_the_mapped_code)
+{
+	const sb_status s[] = { SB_REFUSED, SB_CMD_NOT_EXECUTABLE, SB_CMD_NOT_FOUND };
+	const int want[] = { 78, 126, 127 };
+	for (size_t i = 0; i < 3; i++)
+		cr_assert(eq(int, sb_wait_exit_code(status_of_child(sb_exit_status_of(s[i]))),
+			     want[i]));
+}
