@@ -45,9 +45,15 @@ FLEX  ?= flex
 # docs/architecture.md gives the stages and what each may use; the layer
 # check (tools/check-layers.sh, run by `make test`) links every archive
 # alone with only the archives it may use, so a forbidden call fails there.
-# Wildcards: adding a file to a stage needs no Makefile change.
-C_STAGES := common ir front check lower sbpl eval driver cli
-R_STAGES := common macos linux cli
+# Wildcards: adding a file to a stage needs no Makefile change.  The stages
+# and what each may use come from the one table, tools/stages.txt, through
+# the fragment tools/stages.sh writes (C_STAGES, R_STAGES, STAGE_USES_*);
+# the layer check and the doc's table are held to the same table.
+$(B)/gen/stages.mk: tools/stages.txt tools/stages.sh
+	@mkdir -p $(@D)
+	$(Q)tools/stages.sh mk > $@.tmp && mv $@.tmp $@
+include $(B)/gen/stages.mk
+.DEFAULT_GOAL := all
 GRAMMARS := $(wildcard grammar/*.y)
 LEXERS   := $(wildcard grammar/*.l)
 GEN_C    := $(patsubst grammar/%.y,$(B)/gen/%_parser.c,$(GRAMMARS)) \
@@ -67,18 +73,19 @@ $(foreach s,$(R_STAGES),$(eval R_TOBJ_$(s) := $(patsubst %.c,$(B)/tobj/%.o,$(cal
 clib = $(B)/lib/libsbc-$(1).a
 rlib = $(B)/lib/libsbrt-$(1).a
 rtlib = $(B)/lib/libsbrt-$(1)-test.a
-# Link order: users before what they use.
-# sbc's cli binds this machine's values for explain and diff exactly as the
-# launcher does, through the runtime's common stage (docs/architecture.md).
-C_LINK    := $(call clib,cli) $(call rlib,common) $(foreach s,driver lower check front eval sbpl ir common,$(call clib,$(s)))
-# What the runtime's own archives may use of the compiler (no front end,
-# no check pass, no lowering): docs/architecture.md.
-C_RT_LINK := $(foreach s,eval sbpl ir common,$(call clib,$(s)))
-# The runtime programs compile policies in-process through the driver.
-C_DRV_LINK := $(foreach s,driver lower check front eval sbpl ir common,$(call clib,$(s)))
-R_LINK    := $(foreach s,cli linux macos common,$(call rlib,$(s)))
-R_TLINK   := $(foreach s,cli linux macos common,$(call rtlib,$(s)))
-CORE_LIBS := $(C_DRV_LINK)
+# A stage's folder -> its archive (stage_tlib: the runtime's test variant).
+stage_lib = $(if $(filter compiler/%,$(1)),$(call clib,$(1:compiler/%=%)),$(call rlib,$(1:runtime/%=%)))
+stage_tlib = $(if $(filter compiler/%,$(1)),$(call clib,$(1:compiler/%=%)),$(call rtlib,$(1:runtime/%=%)))
+# A stage and what it may use, in link order (users before what they use).
+stage_link = $(1) $(STAGE_USES_$(subst /,_,$(1)))
+# sbc: the compiler's cli and what it may use (its explain and diff bind
+# this machine's values through the runtime's common stage).
+C_LINK    := $(foreach s,$(call stage_link,compiler/cli),$(call stage_lib,$(s)))
+# The runtime programs: the runtime's archives, then the compiler's (they
+# compile policies in-process through the driver).
+R_LINK    := $(foreach s,$(filter runtime/%,$(call stage_link,runtime/cli)),$(call stage_lib,$(s)))
+R_TLINK   := $(foreach s,$(filter runtime/%,$(call stage_link,runtime/cli)),$(call stage_tlib,$(s)))
+CORE_LIBS := $(foreach s,$(filter compiler/%,$(call stage_link,runtime/cli)),$(call stage_lib,$(s)))
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(B)/tobj/%.o,$(UNIT_SRC))

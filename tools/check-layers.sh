@@ -15,25 +15,11 @@ LDFLAGS=${LDFLAGS:-}
 tmp=$(mktemp -d /tmp/sbx-layers.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# The one table of stages: folder | the folders it may use, users before
-# what they use (the link order).  Both checks below read it.
-C_RT="compiler/eval compiler/sbpl compiler/ir compiler/common"
-C_ALL="compiler/driver compiler/lower compiler/check compiler/front $C_RT"
-stages=(
-	"compiler/common|"
-	"compiler/ir|compiler/common"
-	"compiler/front|compiler/ir compiler/common"
-	"compiler/check|compiler/front compiler/ir compiler/common"
-	"compiler/lower|compiler/front compiler/ir compiler/common"
-	"compiler/sbpl|compiler/ir compiler/common"
-	"compiler/eval|compiler/ir compiler/common"
-	"compiler/driver|$C_ALL"
-	"compiler/cli|runtime/common $C_ALL"
-	"runtime/common|$C_RT"
-	"runtime/macos|runtime/common $C_RT"
-	"runtime/linux|runtime/common $C_RT"
-	"runtime/cli|runtime/linux runtime/macos runtime/common $C_ALL"
-)
+# The one table of stages, tools/stages.txt: folder | the folders it may
+# use, users before what they use (the link order).  Both checks below
+# read it; the Makefile's link lines and docs/architecture.md's "may use"
+# cells come from it too (checked at the end).
+mapfile -t stages < <(tools/stages.sh rows) && [ ${#stages[@]} -gt 0 ] || exit 1
 # The grammar is built into the front stage (Makefile: C_OBJ_front).
 grammar_stage=compiler/front
 
@@ -156,7 +142,7 @@ done
 printf 'int sb_check_all(const void *, const void *, void *);\nint rt_forbidden(void) { return sb_check_all(0, 0, 0); }\n' >"$tmp/bad.c"
 "$CC" -c -o "$tmp/bad.o" "$tmp/bad.c" || exit 1
 # shellcheck disable=SC2086
-if "$CC" $LDFLAGS -o "$tmp/a.out" "$tmp/main.o" "$tmp/embed.o" "$tmp/bad.o" $(lib_of runtime/common) $(for s in $C_RT; do lib_of "$s"; echo; done) -lm >"$tmp/log" 2>&1; then
+if "$CC" $LDFLAGS -o "$tmp/a.out" "$tmp/main.o" "$tmp/embed.o" "$tmp/bad.o" $(for s in $(may_of runtime/common); do lib_of "$s"; echo; done) -lm >"$tmp/log" 2>&1; then
 	echo "FAIL: layers: a runtime call into a check pass linked"; fail=1
 elif grep -q "undefined reference to \`sb_check_all'" "$tmp/log"; then
 	echo "PASS: layers: a runtime call into a check pass fails to link (undefined sb_check_all)"
@@ -200,5 +186,34 @@ if [ -z "$bad" ]; then
 	echo "PASS: layers: the environment is read only under compiler/cli and runtime/cli"
 else
 	echo "FAIL: layers: library code reads the environment:"; sed 's/^/  /' <<<"$bad"; fail=1
+fi
+# The doc's tables are the same table: each stage's "may use" cell in
+# docs/architecture.md (the compiler's stages under "## The compiler", the
+# runtime's under "## The runtime") is what tools/stages.sh doc makes of
+# tools/stages.txt, so neither can change alone.
+doc_cells() {   # DOC -> "FOLDER|CELL" for each row of the two stage tables
+	awk -F' \\| ' '
+		/^## The compiler/ { side = "compiler"; next }
+		/^## The runtime/ { side = "runtime"; next }
+		/^## / { side = "" }
+		side != "" && /^\| `[a-z]+\/` \|/ {
+			name = $1; sub(/^\| `/, "", name); sub(/\/`$/, "", name)
+			cell = $NF; sub(/ \|$/, "", cell)
+			print side "/" name "|" cell
+		}' "$1"
+}
+if diff <(tools/stages.sh doc) <(doc_cells docs/architecture.md) >"$tmp/doc"; then
+	echo "PASS: layers: docs/architecture.md's \"may use\" cells are tools/stages.txt's table"
+else
+	echo "FAIL: layers: docs/architecture.md's stage tables differ from tools/stages.txt (< the table, > the doc):"
+	sed 's/^/  /' "$tmp/doc"; fail=1
+fi
+# ... and the check bites: a doc whose driver row lost a stage.
+sed 's/^\(| `driver\/` |.*| \)lower, /\1/' docs/architecture.md >"$tmp/arch.md"
+if ! diff <(tools/stages.sh doc) <(doc_cells "$tmp/arch.md") >/dev/null &&
+	[ "$(doc_cells "$tmp/arch.md" | wc -l)" = "$(tools/stages.sh doc | wc -l)" ]; then
+	echo "PASS: layers: a doc row that differs from the table is caught"
+else
+	echo "FAIL: layers: a doc row without \"lower\" was not caught"; fail=1
 fi
 exit $fail
