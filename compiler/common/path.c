@@ -109,9 +109,9 @@ static bool same_bytes(const char *a, const char *b, size_t n, bool fold)
 	return true;
 }
 
-static bool under(const char *p, const char *root, bool strict, bool fold)
+static bool under_n(const char *p, size_t pl, const char *root, size_t rl, bool strict,
+		    bool fold)
 {
-	size_t rl = strlen(root), pl = strlen(p);
 	if (rl == 1 && root[0] == '/')          /* "/" contains every absolute path */
 		return p[0] == '/' && (!strict || pl > 1);
 	if (pl < rl || !same_bytes(p, root, rl, fold))
@@ -122,9 +122,18 @@ static bool under(const char *p, const char *root, bool strict, bool fold)
 }
 
 bool sb_path_equal(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static bool under(const char *p, const char *root, bool strict, bool fold)
+{
+	return under_n(p, strlen(p), root, strlen(root), strict, fold);
+}
+
 bool sb_path_is_under(const char *p, const char *root) { return under(p, root, false, false); }
 bool sb_path_is_strictly_under(const char *p, const char *root) { return under(p, root, true, false); }
 bool sb_path_is_under_fold(const char *p, const char *root) { return under(p, root, false, true); }
+bool sb_path_is_under_n(const char *p, size_t plen, const char *root, size_t rlen)
+{
+	return under_n(p, plen, root, rlen, false, false);
+}
 
 char *sb_path_join(const char *base, const char *rel)
 {

@@ -33,6 +33,9 @@ bool sb_path_is_strictly_under(const char *p, const char *root);
 /* Same relations with ASCII case folding, for checks that must assume a
  * case-insensitive file system (APFS default): errs towards "related".  */
 bool sb_path_is_under_fold(const char *p, const char *root);
+/* sb_path_is_under with the lengths known (p[0..plen), root[0..rlen)):
+ * for a caller that has them (the evaluator's hot path).  */
+bool sb_path_is_under_n(const char *p, size_t plen, const char *root, size_t rlen);
 
 /* Join a normal absolute base with a relative suffix ("a/b" or "").
  * Caller frees.  */

@@ -197,7 +197,7 @@ static tri match_path(sb_eval *ev, const sb_filter *f, const char *q, size_t qle
 			return T_TRUE;
 		if (n == 0 || s[n - 1] == '/')
 			return T_FALSE; /* never matches a canonical path (reader warns) */
-		return qlen >= n && memcmp(q, s, n) == 0 && (q[n] == '\0' || q[n] == '/') ? T_TRUE : T_FALSE;
+		return sb_path_is_under_n(q, qlen, s, n) ? T_TRUE : T_FALSE;
 	case SB_F_PREFIX:
 		return qlen >= n && memcmp(q, s, n) == 0 ? T_TRUE : T_FALSE;
 	case SB_F_REGEX:

@@ -18,6 +18,7 @@
 #include "compiler/eval/eval.h"
 #include "runtime/macos/macos.h"
 #include "compiler/common/exit_status.h"
+#include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -300,9 +301,7 @@ static void check_write_pair(ctx *x, const tools *t, const char *dir, const char
 static bool under_any(const char *p, char **roots, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(roots[i], "/") == 0 ||
-		    (strncmp(p, roots[i], strlen(roots[i])) == 0 &&
-		     (p[strlen(roots[i])] == '/' || p[strlen(roots[i])] == '\0')))
+		if (sb_path_is_under(p, roots[i]))
 			return true;
 	return false;
 }

@@ -405,13 +405,8 @@ static bool macos_only(const char *p)
 /* /private/{tmp,var,etc}/x (the bound form) -> the path on this system.  */
 static const char *native_path(const char *p)
 {
-	static const char *const priv[] = { "/private/tmp", "/private/var", "/private/etc" };
-	for (size_t i = 0; i < 3; i++) {
-		size_t n = strlen(priv[i]);
-		if (strncmp(p, priv[i], n) == 0 && (p[n] == '\0' || p[n] == '/'))
-			return p + strlen("/private");
-	}
-	return p;
+	const char *s = sb_path_strip_private(p);
+	return s ? s : p;
 }
 
 static int warn_missing_filter(const sb_rule *r, const sb_filter *f, const char *via,

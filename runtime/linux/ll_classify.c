@@ -110,14 +110,6 @@ static bool plain_point(planner *pl, const char *path)
 	return true;
 }
 
-/* Is p strictly below the directory dir[0..dlen) ("" is "/")?  */
-static bool below_dir(const char *p, const char *dir, size_t dlen)
-{
-	if (dlen == 0)
-		return p[0] == '/' && p[1] != '\0';
-	return strncmp(p, dir, dlen) == 0 && p[dlen] == '/' && p[dlen + 1] != '\0';
-}
-
 /* The expansion lists a directory's entries in a row: remember the
  * directory, reset the memo of its plain entries, and keep the mask
  * points (masked paths, paths bound back) below it, so plain_point()
@@ -136,7 +128,8 @@ static void memo_enter_dir(planner *pl, const char *path, size_t dlen, bool mask
 		const sb_ll_mask *m = &pl->plan->masks.v[i];
 		for (size_t k = 0; k <= m->nexpose; k++) {
 			const char *x = k == 0 ? m->path : m->expose[k - 1].path;
-			if (!below_dir(x, pl->memo.dir, dlen))
+			/* memo.dir is "" for "/" */
+			if (!sb_path_is_strictly_under(x, dlen ? pl->memo.dir : "/"))
 				continue;
 			if (pl->memo.nmask_below == pl->memo.cap_mask_below) {
 				pl->memo.cap_mask_below = pl->memo.cap_mask_below ? 2 * pl->memo.cap_mask_below : 8;

@@ -5,6 +5,7 @@
  * Landlock can only allow: a deny inside an allowed tree is built by
  * granting every sibling along the path to the denied subtree.  */
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
 #include <dirent.h>
@@ -403,15 +404,6 @@ void sb_mounts_clear(sb_mounts *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* p == root or below, component-wise.  */
-static bool under(const char *p, const char *root)
-{
-	if (strcmp(root, "/") == 0)
-		return p[0] == '/';
-	size_t n = strlen(root);
-	return strncmp(p, root, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
 /* The remainder of p below root ("" when equal), without leading '/'.  */
 static const char *rest_of(const char *p, const char *root)
 {
@@ -428,7 +420,7 @@ size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size
 	size_t best = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		size_t l = strlen(m->v[i].mountpoint);
-		if (under(path, m->v[i].mountpoint) && (holder < 0 || l >= best)) {
+		if (sb_path_is_under(path, m->v[i].mountpoint) && (holder < 0 || l >= best)) {
 			holder = (ssize_t)i;   /* longest; the last of equals wins */
 			best = l;
 		}
@@ -448,11 +440,11 @@ size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size
 			continue;
 		char *alias = NULL;
 		bool same_inode = false;
-		if (under(fspath, o->root)) {
+		if (sb_path_is_under(fspath, o->root)) {
 			const char *rest = rest_of(fspath, o->root);
 			alias = *rest ? child_path(o->mountpoint, rest) : xstrdup(o->mountpoint);
 			same_inode = true;
-		} else if (under(o->root, fspath)) {
+		} else if (sb_path_is_under(o->root, fspath)) {
 			alias = xstrdup(o->mountpoint);
 		}
 		if (!alias)

@@ -12,6 +12,7 @@
  * kernel = Landlock rules minus what the mount removes
  *        <= (decide | removed) - removed <= decide.  */
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
 #include <dirent.h>
@@ -31,19 +32,6 @@
 #define R_MODIFY (R_WRITE | R_CREATE | R_UNLINK | SB_LL_REFER)
 /* a mount point cannot be renamed, removed or replaced (EBUSY) */
 #define R_NODE (R_CREATE | R_UNLINK | SB_LL_REFER)
-
-static bool is_under(const char *p, const char *root)
-{
-	size_t n = strlen(root);
-	if (strcmp(root, "/") == 0)
-		return p[0] == '/';
-	return strncmp(p, root, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
-static bool strictly_under(const char *p, const char *root)
-{
-	return is_under(p, root) && strcmp(p, root) != 0;
-}
 
 static char *parent_of(const char *p)
 {
@@ -90,7 +78,7 @@ void sb_ll_masks_clear(sb_ll_masks *m)
 static bool exposed(const sb_ll_mask *m, const char *p)
 {
 	for (size_t k = 0; k < m->nexpose; k++)
-		if (m->expose[k].is_dir ? is_under(p, m->expose[k].path)
+		if (m->expose[k].is_dir ? sb_path_is_under(p, m->expose[k].path)
 					: strcmp(p, m->expose[k].path) == 0)
 			return true;
 	return false;
@@ -103,7 +91,7 @@ uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point)
 		const sb_ll_mask *m = &ms->v[i];
 		if (strcmp(point, m->path) == 0)
 			add |= m->removed_node;
-		else if (strictly_under(point, m->path) && m->kind != SB_MASK_PIN &&
+		else if (sb_path_is_strictly_under(point, m->path) && m->kind != SB_MASK_PIN &&
 			 !exposed(m, point))
 			add |= m->removed;
 	}
@@ -112,7 +100,7 @@ uint64_t sb_ll_masks_addback(const sb_ll_masks *ms, const char *point)
 
 static bool in_private_shm(const sb_ll_mask *m, const char *p)
 {
-	return m->kind == SB_MASK_DEV && m->private_shm && is_under(p, "/dev/shm");
+	return m->kind == SB_MASK_DEV && m->private_shm && sb_path_is_under(p, "/dev/shm");
 }
 
 uint64_t sb_ll_masks_taken(const sb_ll_masks *ms, const char *p)
@@ -124,7 +112,7 @@ uint64_t sb_ll_masks_taken(const sb_ll_masks *ms, const char *p)
 			continue;   /* its own tmpfs: the Landlock rule decides */
 		if (strcmp(p, m->path) == 0)
 			t |= m->removed_node;
-		else if (strictly_under(p, m->path) && m->kind != SB_MASK_PIN && !exposed(m, p))
+		else if (sb_path_is_strictly_under(p, m->path) && m->kind != SB_MASK_PIN && !exposed(m, p))
 			t |= m->removed;
 	}
 	return t;
@@ -135,11 +123,11 @@ bool sb_ll_masks_absent(const sb_ll_masks *ms, const char *p)
 	for (size_t i = 0; i < ms->n; i++) {
 		const sb_ll_mask *m = &ms->v[i];
 		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV) || !m->is_dir ||
-		    !strictly_under(p, m->path) || exposed(m, p) || in_private_shm(m, p))
+		    !sb_path_is_strictly_under(p, m->path) || exposed(m, p) || in_private_shm(m, p))
 			continue;
 		bool way = false;   /* a directory on the way to a path bound back */
 		for (size_t k = 0; k < m->nexpose && !way; k++)
-			way = strictly_under(m->expose[k].path, p);
+			way = sb_path_is_strictly_under(m->expose[k].path, p);
 		if (!way)
 			return true;
 	}
@@ -151,12 +139,12 @@ int sb_ll_masks_hidden(const sb_ll_masks *ms, const char *p)
 	int h = 0;
 	for (size_t i = 0; i < ms->n; i++) {
 		const sb_ll_mask *m = &ms->v[i];
-		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV) || !is_under(p, m->path) ||
+		if ((m->kind != SB_MASK_HIDE && m->kind != SB_MASK_DEV) || !sb_path_is_under(p, m->path) ||
 		    exposed(m, p))
 			continue;
 		h = h ? h : 1;
 		for (size_t k = 0; k < m->nexpose; k++)
-			if (strictly_under(m->expose[k].path, p))
+			if (sb_path_is_strictly_under(m->expose[k].path, p))
 				h = 2;
 	}
 	return h;
@@ -178,7 +166,7 @@ char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n
 			continue;
 		for (size_t k = 0; k < m->nexpose; k++) {
 			const char *e = m->expose[k].path;
-			if (!strictly_under(e, dir))
+			if (!sb_path_is_strictly_under(e, dir))
 				continue;
 			const char *first = e + skip;
 			const char *slash = strchr(first, '/');
@@ -203,7 +191,7 @@ static const sb_ll_mask *hidden_by(const sb_ll_masks *ms, const char *p)
 	for (size_t i = 0; i < ms->n; i++) {
 		const sb_ll_mask *m = &ms->v[i];
 		if ((m->kind == SB_MASK_HIDE || m->kind == SB_MASK_DEV) &&
-		    strictly_under(p, m->path) && !exposed(m, p))
+		    sb_path_is_strictly_under(p, m->path) && !exposed(m, p))
 			return m;
 	}
 	return NULL;
@@ -380,7 +368,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		bool forced = j < in->nforced;
 		size_t i = forced ? j + in->ncand : j - in->nforced;
 		const char *c = forced ? in->forced[i - in->ncand] : in->cand[i];
-		if (strcmp(c, "/") == 0 || (!forced && is_under(c, "/dev")) || (forced && !in->mounts))
+		if (strcmp(c, "/") == 0 || (!forced && sb_path_is_under(c, "/dev")) || (forced && !in->mounts))
 			continue;
 		if (hidden_by(ms, c)) {
 			if (forced)
@@ -483,7 +471,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		 * only the topmost of nested ones.  */
 		for (size_t k = 0; k < in->ncand; k++) {
 			const char *q = in->cand[k];
-			if (!strictly_under(q, c) || exposed(m, q))
+			if (!sb_path_is_strictly_under(q, c) || exposed(m, q))
 				continue;
 			uint64_t aq = in->allowed(in->ctx, q);
 			struct stat qs;

@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "compiler/common/path.h"
+
 #ifndef __NR_mount_setattr
 #define __NR_mount_setattr 442
 #endif
@@ -132,10 +134,9 @@ static bool has_submounts(const char *path)
 	sb_mounts m;
 	if (sb_mounts_read(&m, "/proc/self/mountinfo") < 0)
 		return true;
-	size_t n = strlen(path);
 	bool any = false;
 	for (size_t i = 0; i < m.n && !any; i++)
-		any = strncmp(m.v[i].mountpoint, path, n) == 0 && m.v[i].mountpoint[n] == '/';
+		any = sb_path_is_strictly_under(m.v[i].mountpoint, path);
 	sb_mounts_clear(&m);
 	return any;
 }
