@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/eval/eval.h"
 #include "compiler/common/xalloc.h"
@@ -36,29 +37,6 @@ int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 		}
 	}
 	return 0;
-}
-
-static char *slurp(const char *file, size_t *len)
-{
-	FILE *f = fopen(file, "re");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			buf = xrealloc(buf, cap + 1);
-		}
-		size_t k = fread(buf + n, 1, 4096, f);
-		n += k;
-		if (k < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* Does the profile take the OMP_SANDBOX_EXTRA_* list for this access?  */
@@ -243,7 +221,7 @@ sb_status sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch
 	if (cfg->policy_text) {
 		plen = cfg->policy_len;
 	} else if (policy_path) {
-		ptext = slurp(policy_path, &plen);
+		ptext = sb_file_read(policy_path, 0, &plen);   /* unreadable: not quoted */
 		pname = policy_path;
 		pdir = sb_path_dirname(policy_path);
 	}

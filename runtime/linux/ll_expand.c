@@ -5,6 +5,7 @@
  * Landlock can only allow: a deny inside an allowed tree is built by
  * granting every sibling along the path to the denied subtree.  */
 #include "runtime/linux/ll_internal.h"
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
@@ -376,18 +377,10 @@ int sb_mounts_parse(sb_mounts *m, const char *text)
 
 int sb_mounts_read(sb_mounts *m, const char *file)
 {
-	FILE *f = fopen(file, "re");
-	if (!f)
+	size_t len;
+	char *buf = sb_file_read(file, 0, &len);
+	if (!buf)
 		return -1;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = xopen_memstream(&buf, &len);
-	char chunk[4096];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-		fwrite(chunk, 1, r, mem);
-	fclose(f);
-	fclose(mem);
 	int rc = sb_mounts_parse(m, buf);
 	free(buf);
 	return rc;

@@ -1,0 +1,60 @@
+/* file.c - the whole-file reader (file.h).  */
+#include "compiler/common/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/common/xalloc.h"
+
+char *sb_file_read(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int e = 0;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	if (e) {
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	/* st_size is a hint only (procfs says 0): read to the end */
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			e = errno;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (max && n > max) {
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
