@@ -94,7 +94,7 @@ BINS      := $(B)/bin/sbc $(B)/bin/sbrun $(B)/bin/omp-sandboxed
 TEST_BINS := $(B)/test-bin/sbrun $(B)/test-bin/omp-sandboxed
 HELPERS   := $(patsubst tests/helpers/%.c,$(B)/test-bin/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all run test check test-bins unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers test-kernels test-hostile
+.PHONY: all run test check test-bins unit test-sanitize fuzz fuzz-build fuzz-run clean deps install uninstall bench bench-quick check-layers check-conventions test-kernels test-hostile
 all: $(BINS)
 
 # ---- generated parsers ----
@@ -131,6 +131,10 @@ ALL_RLIBS := $(foreach s,$(R_STAGES),$(call rlib,$(s)))
 # Every archive linked alone with only what it may use (docs/architecture.md).
 check-layers: $(ALL_CLIBS) $(ALL_RLIBS)
 	$(Q)B=$(B) CC="$(CC)" LDFLAGS="$(LDFLAGS)" tools/check-layers.sh
+# The conventions a reading of the sources proves: allocation only through
+# xalloc.h, no bare path or host buffer sizes (tools/check-conventions.sh).
+check-conventions:
+	$(Q)tools/check-conventions.sh
 
 # ---- the embedded default policy: examples/omp.sbx compiled at build time ----
 $(B)/bin/embed: tools/embed.c
@@ -232,7 +236,7 @@ deb:
 test-fresh:
 	$(Q)scripts/test-fresh.sh $(SUITE)
 
-check: test-bins $(B)/tests/unit check-layers
+check: test-bins $(B)/tests/unit check-layers check-conventions
 	$(Q)B=$(B) tests/run-all.sh
 
 # Everything a suite runs, rebuilt: `make all` alone leaves the test

@@ -45,10 +45,7 @@ typedef struct changes {
 
 static void add_change(changes *c, change ch)
 {
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 64;
-		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
-	}
+	SB_GROW(c->v, c->n, c->cap, 64);
 	c->v[c->n++] = ch;
 }
 

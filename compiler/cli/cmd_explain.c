@@ -11,6 +11,7 @@
 #include "compiler/cli/cmds.h"
 #include "compiler/cli/query_opts.h"
 #include "compiler/common/diag.h"
+#include "compiler/common/sizes.h"
 #include "compiler/eval/eval.h"
 #include "compiler/ir/ir.h"
 #include "compiler/common/path.h"
@@ -346,7 +347,7 @@ static void print_text(FILE *f, sb_op op, const char *path, const char *seen, co
 /* "NAME", "NAME:PORT", "[V6]:PORT", "V6".  */
 static int parse_host_arg(const char *arg, sb_dest *dst, const char **why)
 {
-	char host[300];
+	char host[SB_HOST_BUF];
 	int port = 443;
 	const char *colon = strrchr(arg, ':');
 	size_t n = strlen(arg);

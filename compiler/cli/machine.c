@@ -5,6 +5,7 @@
 #include "compiler/cli/cmds.h"
 
 #include <pwd.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,13 +42,14 @@ static void replace_samples(sb_bindings *used, sb_bindings *samples, const sb_bi
 int sb_cli_bind_machine(const sb_profile *const *profiles, size_t n, sb_bindings *used,
 			sb_bindings *samples, sb_diag *d)
 {
-	char cwdbuf[4096];
-	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+	char *cwd = getcwd(NULL, 0);   /* any length; NULL: none (prep says why) */
 	struct passwd *pw = getpwuid(getuid());
 	sb_prep_in pin = { .envp = environ, .cwd = cwd, .pw_home = pw ? pw->pw_dir : NULL,
 			   .platform = sb_platform_native() };
 	sb_prep prep;
-	if (sb_prep_run(&pin, &prep, d) != 0) {
+	int rc = sb_prep_run(&pin, &prep, d);
+	free(cwd);   /* prep keeps its own copies */
+	if (rc != 0) {
 		sb_diag_report(d, SB_SEV_NOTE, NULL, "bindings",
 			       "sbc binds this machine's values as sbrun would, and sbrun would refuse "
 			       "them; pass --sample for the documented sample values, or -D NAME=VALUE");

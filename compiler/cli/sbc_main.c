@@ -258,11 +258,7 @@ int main(int argc, char **argv)
 	FILE *report_stream = NULL;
 	sb_diag *d = sb_diag_new(stderr, o.fmt);
 	if (o.check && o.fmt != SB_FMT_TEXT) {
-		report_stream = open_memstream(&report, &report_len);
-		if (!report_stream) {
-			fprintf(stderr, "sbc: error: out of memory\n");
-			abort();
-		}
+		report_stream = xopen_memstream(&report, &report_len);
 		sb_diag_set_report(d, report_stream);
 	}
 	sb_diag_set_tool(d, "sbc");

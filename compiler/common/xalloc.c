@@ -75,6 +75,23 @@ void sb_strv_push_unique(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = xstrdup(s);
 }
 
+void *sb_grow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return v;
+	size_t c = *cap ? *cap : (first ? first : 1);
+	while (c <= n) {
+		if (c > SIZE_MAX / 2)
+			sb_out_of_memory();
+		c *= 2;
+	}
+	if (size && c > SIZE_MAX / size)
+		sb_out_of_memory();
+	v = xrealloc(v, c * size);
+	*cap = c;
+	return v;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s ? s : "");

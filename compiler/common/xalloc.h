@@ -25,6 +25,14 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* The one growable array: make room for element `n` of an array of
+ * `size`-byte elements with *cap allocated.  When n has reached *cap the
+ * array doubles (to `first` elements at first, or more if n needs it) and
+ * *cap says so.  Returns the array, moved or not.  Use SB_GROW:
+ *     SB_GROW(s->v, s->n, s->cap, 16);
+ *     s->v[s->n++] = x;  */
+void *sb_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
+#define SB_GROW(v, n, cap, first) ((v) = sb_grow((v), (n), &(cap), sizeof *(v), (first)))
 /* Free the n strings of v, then v (either may be NULL when n is 0).  */
 void sb_strv_free(char **v, size_t n);
 /* Is s one of the n strings of v?  */

@@ -500,10 +500,7 @@ static void ilist_push(ilist *l, size_t i)
 {
 	if (l->n && l->v[l->n - 1] == i)
 		return;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	SB_GROW(l->v, l->n, l->cap, 4);
 	l->v[l->n++] = i;
 }
 

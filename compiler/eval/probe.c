@@ -22,10 +22,7 @@ static void push_owned(sb_probes *ps, char *path)
 		return;
 	}
 	*v = path;
-	if (ps->n == ps->cap) {
-		ps->cap = ps->cap ? 2 * ps->cap : 64;
-		ps->paths = xrealloc(ps->paths, ps->cap * sizeof *ps->paths);
-	}
+	SB_GROW(ps->paths, ps->n, ps->cap, 64);
 	ps->paths[ps->n++] = path;
 }
 

@@ -346,15 +346,14 @@ static void warn_unused_defines(const sb_profile *prof, const sb_bindings *user,
 			continue;
 		char *known = NULL;
 		size_t klen = 0;
-		FILE *k = open_memstream(&known, &klen);
-		for (size_t j = 0, shown = 0; k && j < n; j++)
+		FILE *k = xopen_memstream(&known, &klen);
+		for (size_t j = 0, shown = 0; j < n; j++)
 			if (params[j].kind != SB_PARAM_ANCESTORS) {   /* derived from two others */
 				char *spelling = sb_param_spelling(&params[j]);
 				fprintf(k, "%s%s", shown++ ? ", " : "", spelling);
 				free(spelling);
 			}
-		if (k)
-			fclose(k);
+		fclose(k);
 		sb_diag_report(d, SB_SEV_WARNING, NULL, "unused-define",
 			       "-D %s: the profile has no param %s, so it binds nothing (the "
 			       "profile's params: %s); check the name", user->v[i].name,
@@ -595,8 +594,7 @@ static sb_status run(const sb_run_cfg *cfg, sb_run_action act, int *code, sb_dia
 	test_inject(cfg->envp);
 #endif
 	const char *path_var = sb_env_get(cfg->envp, "PATH");
-	char cwdbuf[4096];
-	const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+	char *cwd = getcwd(NULL, 0);   /* any length; NULL: prep refuses, naming the fix */
 
 	/* 1. the command (omp first of all, as the original) */
 	char *cmd = NULL;
@@ -613,6 +611,7 @@ static sb_status run(const sb_run_cfg *cfg, sb_run_action act, int *code, sb_dia
 				       : S_ISDIR(st.st_mode) ? "'%s' is a directory, not a command"
 							      : "'%s' is not an executable file",
 				       cfg->command);
+			free(cwd);
 			return exists ? SB_CMD_NOT_EXECUTABLE : SB_CMD_NOT_FOUND;
 		}
 		if (!cmd && need_cmd) {
@@ -620,6 +619,7 @@ static sb_status run(const sb_run_cfg *cfg, sb_run_action act, int *code, sb_dia
 				       "'%s' not found on PATH (only absolute PATH entries are "
 				       "searched); install it or add its directory to PATH",
 				       cfg->command);
+			free(cwd);
 			return SB_CMD_NOT_FOUND;
 		}
 	}
@@ -647,6 +647,7 @@ static sb_status run(const sb_run_cfg *cfg, sb_run_action act, int *code, sb_dia
 	} else {
 		memset(&prep, 0, sizeof prep);
 	}
+	free(cwd);   /* prep keeps its own copies; pin is not used again */
 	if (!rc && cfg->omp_mode && (act == SB_ACT_LAUNCH || act == SB_ACT_SELFTEST))
 		rc = ensure_omp_dir(prep.home, d);
 	sb_profile *prof = NULL;

@@ -21,8 +21,9 @@ int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 	if (cfg->learn_file) {
 		char *abs = cfg->learn_file[0] == '/' ? xstrdup(cfg->learn_file) : NULL;
 		if (!abs) {
-			char cwd[4096];
-			abs = getcwd(cwd, sizeof cwd) ? sb_path_join(cwd, cfg->learn_file) : NULL;
+			char *cwd = getcwd(NULL, 0);   /* any length */
+			abs = cwd ? sb_path_join(cwd, cfg->learn_file) : NULL;
+			free(cwd);
 		}
 		char *dir = abs ? sb_path_dirname(abs) : NULL;
 		int ok = dir && access(dir, W_OK) == 0;

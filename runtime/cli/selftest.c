@@ -74,7 +74,7 @@ static void drain(int ofd, int efd, char **out, char **err)
 		for (int i = 0; i < 2; i++) {
 			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			char buf[4096];
+			char buf[BUFSIZ];   /* a chunk of the probe's output */
 			ssize_t n = read(pf[i].fd, buf, sizeof buf);
 			if (n <= 0) {
 				close(pf[i].fd);

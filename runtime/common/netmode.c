@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/common/xalloc.h"
 #include "runtime/common/status.h"
 
 #define NETWORK_VAR "OMP_SANDBOX_NETWORK"
@@ -52,9 +53,7 @@ static void confine_to_proxy(sb_profile *prof, const char *origin)
 
 static int add_hosts(sb_profile *prof, const char *list, sb_diag *d)
 {
-	char *copy = strdup(list);
-	if (!copy)
-		abort();
+	char *copy = xstrdup(list);
 	int rc = 0;
 	for (char *save = NULL, *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
 		while (*e == ' ')

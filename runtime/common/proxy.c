@@ -8,6 +8,8 @@
 #include "runtime/common/proxy.h"
 #include "runtime/common/httpvet.h"
 #include "runtime/common/textesc.h"
+#include "compiler/common/sizes.h"
+#include "compiler/common/xalloc.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -59,8 +61,8 @@ typedef struct conn {
 	size_t vetted;
 	size_t down_seen;              /* bytes read from upstream so far */
 	int port;
-	char host[300];                /* the host the request named */
-	char what[300];                /* "CONNECT host:port" for messages */
+	char host[SB_HOST_BUF];                /* the host the request named */
+	char what[SB_HOST_BUF];                /* "CONNECT host:port" for messages */
 } conn;
 
 struct sb_proxy {
@@ -70,14 +72,6 @@ struct sb_proxy {
 	struct pollfd *pfds;
 	size_t pcap;
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();   /* out of memory: the proxy cannot continue meaningfully */
-	return p;
-}
 
 static void set_nonblock(int fd)
 {
@@ -133,11 +127,9 @@ static void answer(conn *c, int code, const char *reason, const char *body)
 {
 	free(c->down.data);
 	c->down.data = NULL;
-	if (asprintf(&c->down.data,
-		     "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
-		     "Connection: close\r\n\r\n%s",
-		     code, reason, strlen(body), body) < 0)
-		abort();
+	c->down.data = xasprintf("HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: "
+				 "%zu\r\nConnection: close\r\n\r\n%s",
+				 code, reason, strlen(body), body);
 	c->down.off = 0;
 	c->down.len = strlen(c->down.data);
 	c->state = C_ANSWER;
@@ -230,7 +222,7 @@ static char *head_end(conn *c)
 static int split_authority(const char *a, size_t n, char *host, size_t hsize, int *port,
 			   int default_port)
 {
-	char buf[300];
+	char buf[SB_HOST_BUF];
 	if (n == 0 || n >= sizeof buf)
 		return -1;
 	memcpy(buf, a, n);
@@ -419,7 +411,7 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 		refuse(p, c, 400, "Bad Request", bad);
 		return;
 	}
-	char host[300];
+	char host[SB_HOST_BUF];
 	int port;
 	size_t rest = c->hlen - (size_t)(end + 4 - c->head);
 	if (!strcasecmp(method, "CONNECT")) {
@@ -477,9 +469,7 @@ static void on_head(sb_proxy *p, conn *c, char *end)
 	const char *path = auth + alen;
 	char *out = NULL;
 	size_t olen = 0;
-	FILE *f = open_memstream(&out, &olen);
-	if (!f)
-		abort();
+	FILE *f = xopen_memstream(&out, &olen);
 	fprintf(f, "%s %s%s %s\r\n", method, *path == '/' ? "" : "/", path, version);
 	if (!hv)
 		fprintf(f, "Host: %.*s\r\n", (int)alen, auth);
@@ -626,7 +616,7 @@ static int client_hello_sni(const unsigned char *b, size_t n, char *out, size_t 
 static bool host_is_ip(const char *host)
 {
 	unsigned char a[16];
-	char buf[300];
+	char buf[SB_HOST_BUF];
 	size_t n = strlen(host);
 	if (host[0] == '[' && n > 2 && n < sizeof buf) {
 		memcpy(buf, host + 1, n - 2);
@@ -686,7 +676,7 @@ static bool check_sni(sb_proxy *p, conn *c)
 		c->sni_pending = false;
 		return true;
 	}
-	char sni[256];
+	char sni[SB_SNI_BUF];
 	int r = client_hello_sni(b, n, sni, sizeof sni);
 	if (r == -1 && !c->up.eof)
 		return true;   /* wait for the rest of the ClientHello */
@@ -927,13 +917,7 @@ static void accept_all(sb_proxy *p)
 		c->up.data = xcalloc(1, BUF_SIZE);
 		c->down.data = xcalloc(1, BUF_SIZE);
 		c->up.pr = c->up.pw = c->down.pr = c->down.pw = -1;
-		if (p->n == p->cap) {
-			p->cap = p->cap ? 2 * p->cap : 16;
-			conn **v = realloc(p->conns, p->cap * sizeof *v);
-			if (!v)
-				abort();
-			p->conns = v;
-		}
+		SB_GROW(p->conns, p->n, p->cap, 16);
 		p->conns[p->n++] = c;
 	}
 }

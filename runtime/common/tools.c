@@ -239,8 +239,9 @@ static bool npmrc_matters(const char *path)
 		return true;
 	}
 	bool found = false;
-	char line[4096];
-	while (!found && fgets(line, sizeof line, f)) {
+	char *line = NULL;   /* a line of any length */
+	size_t cap = 0;
+	while (!found && getline(&line, &cap, f) > 0) {
 		char *k = line + strspn(line, " \t");
 		if (*k == ';' || *k == '#')
 			continue;
@@ -256,6 +257,7 @@ static bool npmrc_matters(const char *path)
 		for (size_t i = 0; i < sizeof keys / sizeof *keys && !found; i++)
 			found = nlen == strlen(keys[i]) && strncasecmp(name, keys[i], nlen) == 0;
 	}
+	free(line);
 	fclose(f);
 	return found;
 }

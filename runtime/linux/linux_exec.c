@@ -251,8 +251,8 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 	/* The working directory is a (mount, dentry) pair taken before the
 	 * masks: relative paths from it would walk the unmasked tree.  It is
 	 * entered again by name, through the masks, afterwards.  */
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof cwd)) {
+	char *cwd = getcwd(NULL, 0);   /* any length */
+	if (!cwd) {
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: getcwd failed: %s; refusing to run",
 			       strerror(errno));
@@ -265,6 +265,7 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 			       "refusing to run", step, strerror(e));
 		sb_diag_note(d, NULL, "--mechanism complement enforces the denies without "
 				      "namespaces (narrower: see sbrun --plan)");
+		free(cwd);
 		return SB_REFUSED;
 	}
 	if (sb_masks_apply(&plan->masks, plan->allow_shm, &what, &step) < 0) {
@@ -272,6 +273,7 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 		sb_diag_report(d, SB_SEV_ERROR, NULL, "masks",
 			       "could not apply the sandbox: masking %s: %s failed: %s; refusing "
 			       "to run", what ? what : "?", step ? step : "?", strerror(e));
+		free(cwd);
 		return SB_REFUSED;
 	}
 	if (chdir(cwd) < 0) {
@@ -279,8 +281,10 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 			       "could not apply the sandbox: the working directory %s is not "
 			       "reachable through the masks (%s); refusing to run", cwd,
 			       strerror(errno));
+		free(cwd);
 		return SB_REFUSED;
 	}
+	free(cwd);
 	return 0;
 }
 

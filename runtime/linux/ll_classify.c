@@ -131,11 +131,7 @@ static void memo_enter_dir(planner *pl, const char *path, size_t dlen, bool mask
 			/* memo.dir is "" for "/" */
 			if (!sb_path_is_strictly_under(x, dlen ? pl->memo.dir : "/"))
 				continue;
-			if (pl->memo.nmask_below == pl->memo.cap_mask_below) {
-				pl->memo.cap_mask_below = pl->memo.cap_mask_below ? 2 * pl->memo.cap_mask_below : 8;
-				pl->memo.mask_below = xrealloc(pl->memo.mask_below,
-							  pl->memo.cap_mask_below * sizeof *pl->memo.mask_below);
-			}
+			SB_GROW(pl->memo.mask_below, pl->memo.nmask_below, pl->memo.cap_mask_below, 8);
 			pl->memo.mask_below[pl->memo.nmask_below++] = x;
 		}
 	}

@@ -21,10 +21,7 @@
 void sb_ll_rules_add(sb_ll_rules *r, const char *path, int fd, uint64_t rights, bool is_dir,
 		     const char *origin)
 {
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 32;
-		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
-	}
+	SB_GROW(r->v, r->n, r->cap, 32);
 	r->v[r->n++] = (sb_ll_rule){ xstrdup(path), fd, rights, is_dir, origin };
 }
 
@@ -42,10 +39,7 @@ void sb_ll_rules_note(sb_ll_rules *r, sb_ll_note_kind kind, const char *src_file
 			free(text);
 			return;
 		}
-	if (r->nnotes == r->notes_cap) {
-		r->notes_cap = r->notes_cap ? 2 * r->notes_cap : 16;
-		r->notes = xrealloc(r->notes, r->notes_cap * sizeof *r->notes);
-	}
+	SB_GROW(r->notes, r->nnotes, r->notes_cap, 16);
 	r->notes[r->nnotes++] = (sb_ll_note){ kind, text, src_file, src_line };
 }
 
@@ -116,10 +110,7 @@ static entry *list_entries(int fd, size_t *count)
 	while ((e = readdir(dir))) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (n == cap) {
-			cap = 2 * cap;
-			v = xrealloc(v, cap * sizeof *v);
-		}
+		SB_GROW(v, n, cap, 1);
 		v[n++] = (entry){ xstrdup(e->d_name), e->d_type };
 	}
 	closedir(dir);
@@ -351,10 +342,7 @@ int sb_mounts_parse(sb_mounts *m, const char *text)
 		}
 		unsigned maj, min;
 		if (k == 5 && sscanf(f[2], "%u:%u", &maj, &min) == 2) {
-			if (m->n == cap) {
-				cap = cap ? 2 * cap : 32;
-				m->v = xrealloc(m->v, cap * sizeof *m->v);
-			}
+			SB_GROW(m->v, m->n, cap, 32);
 			/* the file-system type follows the " - " separator */
 			const char *ft = p, *fe;
 			size_t ftl = 0;

@@ -53,14 +53,14 @@ int sb_llp_rule_line(const sb_rule *r)
  * regex can match, or NULL when there is none below "/".  */
 static char *literal_dir(const char *s, bool is_regex)
 {
-	char buf[4096];
+	if (is_regex && *s != '^')
+		return NULL;
+	char *buf = xmalloc(strlen(s) + 1);   /* the literal part is never longer */
 	size_t n = 0;
 	const char *p = s;
 	if (is_regex) {
-		if (*p != '^')
-			return NULL;
 		p++;
-		for (; *p && n + 1 < sizeof buf; p++) {
+		for (; *p; p++) {
 			if (*p == '\\' && p[1] && !strchr("0123456789bBdDsSwW", p[1])) {
 				buf[n++] = *++p;
 				continue;
@@ -73,15 +73,17 @@ static char *literal_dir(const char *s, bool is_regex)
 		if (*p && strchr("*?{", *p) && n)
 			n--;
 	} else {
-		for (; *p && n + 1 < sizeof buf; p++)
+		for (; *p; p++)
 			buf[n++] = *p;
 	}
 	buf[n] = '\0';
 	char *slash = strrchr(buf, '/');
-	if (!slash || slash == buf)
+	if (!slash || slash == buf) {
+		free(buf);
 		return NULL;
+	}
 	*slash = '\0';
-	return xstrdup(buf);
+	return buf;
 }
 
 /* Widen a deny filter to literal/subpath ones; returns false when the

@@ -225,10 +225,7 @@ static bool maskable_path(const char *p, struct stat *st, const char **why)
 static sb_ll_mask *add_mask(sb_ll_masks *ms, const char *path, sb_mask_kind kind,
 			    const struct stat *st)
 {
-	if (ms->n == ms->cap) {
-		ms->cap = ms->cap ? 2 * ms->cap : 8;
-		ms->v = xrealloc(ms->v, ms->cap * sizeof *ms->v);
-	}
+	SB_GROW(ms->v, ms->n, ms->cap, 8);
 	sb_ll_mask *m = &ms->v[ms->n++];
 	memset(m, 0, sizeof *m);
 	m->path = xstrdup(path);

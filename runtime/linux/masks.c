@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "compiler/common/path.h"
+#include "compiler/common/xalloc.h"
 
 #ifndef __NR_mount_setattr
 #define __NR_mount_setattr 442
@@ -69,7 +71,9 @@ static int open_exact(const char *path)
 	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	char link[32], real[4096];
+	/* readlink of a descriptor's name: the kernel gives at most PATH_MAX
+	 * bytes (a longer name is ENAMETOOLONG below, refused) */
+	char link[32], real[PATH_MAX];
 	ssize_t n = readlink(fd_path(fd, link, sizeof link), real, sizeof real - 1);
 	if (n < 0 || (size_t)n >= sizeof real - 1) {
 		close(fd);
@@ -189,8 +193,7 @@ static int bind_onto(applier *a, const char *src_path, int src_fd, int dst_fd, b
  * way, then a directory or an empty file.  Returns an O_PATH fd of it.  */
 static int make_point(int root_fd, const char *rel, bool is_dir)
 {
-	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", rel);
+	char *buf = xstrdup(rel);   /* cut at each '/' in turn */
 	int dir = dup(root_fd);
 	char *p = buf;
 	while (dir >= 0) {
@@ -206,7 +209,10 @@ static int make_point(int root_fd, const char *rel, bool is_dir)
 			}
 		} else {
 			if (mkdirat(dir, p, 0111) < 0 && errno != EEXIST) {
+				int e = errno;
 				close(dir);
+				free(buf);
+				errno = e;
 				return -1;
 			}
 			nd = openat(dir, p, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
@@ -214,10 +220,13 @@ static int make_point(int root_fd, const char *rel, bool is_dir)
 		close(dir);
 		dir = nd;
 		if (!slash)
-			return dir;
+			break;
 		p = slash + 1;
 	}
-	return -1;
+	int e = errno;
+	free(buf);
+	errno = e;
+	return dir;
 }
 
 /* The exposed paths of a mask, opened (O_PATH, checked against the plan)
@@ -232,11 +241,7 @@ static void close_exposed(const sb_ll_mask *m, int *efd)
 
 static int *open_exposed(applier *a, const sb_ll_mask *m)
 {
-	int *efd = calloc(m->nexpose + 1, sizeof *efd);
-	if (!efd) {
-		failed(a, m->path, "out of memory");
-		return NULL;
-	}
+	int *efd = xcalloc(m->nexpose + 1, sizeof *efd);
 	for (size_t i = 0; i < m->nexpose; i++)
 		efd[i] = -1;
 	for (size_t i = 0; i < m->nexpose; i++) {
@@ -435,9 +440,7 @@ int sb_masks_apply(const sb_ll_masks *ms, bool allow_shm, const char **what, con
 			devm = &ms->v[i];
 	int *devfd = NULL;
 	if (devm) {
-		devfd = calloc(devm->nexpose + 1, sizeof *devfd);
-		if (!devfd)
-			return failed(&a, "/dev", "out of memory");
+		devfd = xcalloc(devm->nexpose + 1, sizeof *devfd);
 	}
 	int rc = -1;
 	if (devm)

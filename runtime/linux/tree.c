@@ -55,10 +55,7 @@ static void pidset_add(pidset *s, pid_t p)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i] == p)
 			return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	SB_GROW(s->v, s->n, s->cap, 64);
 	s->v[s->n++] = p;
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ char *sb_macos_sandbox_exec_path(void)
 {
 #ifdef SB_TEST_HOOKS
 	/* The stand-in sits next to the test binary (build/test-bin/).  */
-	char self[4096];
+	char self[PATH_MAX];   /* readlink gives at most PATH_MAX bytes */
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n > 0) {
 		self[n] = '\0';

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ char *sb_macos_log_path(void)
 #ifdef SB_TEST_HOOKS
 	/* The stand-in sits next to the test binary (build/test-bin/), as
 	 * the sandbox-exec one does (macos.c).  */
-	char self[4096];
+	char self[PATH_MAX];   /* readlink gives at most PATH_MAX bytes */
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n > 0) {
 		self[n] = '\0';

@@ -44,12 +44,16 @@ char *sb_macos_log_path(void);
 char **sb_macos_log_argv(const char *log_path, const char *tag);
 void sb_macos_argv_free(char **argv);
 
+/* A target as the unified log prints it: a path up to Linux's PATH_MAX
+ * (the parser is tested on Linux too; macOS's own limit is 1024).  */
+enum { SB_SEATBELT_TARGET_MAX = 4096 };
+
 /* One violation as the log shows it.  */
 typedef struct sb_seatbelt_event {
 	char process[64];
 	int pid;
 	char op[64];          /* "file-read-data" */
-	char target[4096];    /* the path or address; "" when none */
+	char target[SB_SEATBELT_TARGET_MAX];   /* the path or address; "" when none */
 	char origin[512];     /* from the message: "omp.sbx:24", "#3"; "" if none */
 } sb_seatbelt_event;
 
