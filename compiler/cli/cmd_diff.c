@@ -89,14 +89,13 @@ typedef struct text_item {
 
 typedef struct text_set {
 	text_item *v;
-	size_t n;
+	size_t n, cap;
 } text_set;
 
 static void text_add(text_set *s, char *text, int kind, const sb_loc *loc)
 {
-	text_item *v = xrealloc(s->v, (s->n + 1) * sizeof *v);
-	s->v = v;
-	v[s->n++] = (text_item){ text, kind, loc };
+	SB_GROW(s->v, s->n, s->cap, 16);
+	s->v[s->n++] = (text_item){ text, kind, loc };
 }
 
 /* Rules naming unmodelled operations, reduced to those operations, and

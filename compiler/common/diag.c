@@ -37,11 +37,11 @@ struct sb_diag {
 	bool colour, werror;
 	char *tool;
 	char **files;            /* interned file names */
-	size_t nfiles;
+	size_t nfiles, cap_files;
 	source *sources;
-	size_t nsources;
+	size_t nsources, cap_sources;
 	record *records;         /* JSON/SARIF: kept until flush */
-	size_t nrecords;
+	size_t nrecords, cap_records;
 	int errors, warnings;
 };
 
@@ -98,17 +98,17 @@ const char *sb_diag_intern(sb_diag *d, const char *file)
 	for (size_t i = 0; i < d->nfiles; i++)
 		if (strcmp(d->files[i], file) == 0)
 			return d->files[i];
-	d->files = xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
+	SB_GROW(d->files, d->nfiles, d->cap_files, 8);
 	d->files[d->nfiles] = xstrdup(file);
 	return d->files[d->nfiles++];
 }
 
 void sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t len)
 {
-	d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
+	SB_GROW(d->sources, d->nsources, d->cap_sources, 4);
 	source *s = &d->sources[d->nsources++];
 	s->file = xstrdup(file);
-	s->text = xrealloc(NULL, len + 1);
+	s->text = xmalloc(len + 1);
 	memcpy(s->text, text, len);
 	s->text[len] = '\0';
 	s->len = len;
@@ -212,7 +212,7 @@ static char *vformat(const char *fmt, va_list ap)
 static void add_record(sb_diag *d, sb_severity sev, const sb_loc *loc, const char *code,
 		       char *msg, bool note)
 {
-	d->records = xrealloc(d->records, (d->nrecords + 1) * sizeof *d->records);
+	SB_GROW(d->records, d->nrecords, d->cap_records, 16);
 	record *r = &d->records[d->nrecords++];
 	memset(r, 0, sizeof *r);
 	r->sev = sev;

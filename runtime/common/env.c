@@ -137,7 +137,7 @@ void sb_envvec_put(sb_envvec *e, const char *entry)
 			e->v[i] = copy;
 			return;
 		}
-	e->v = xrealloc(e->v, (e->n + 2) * sizeof(char *));
+	SB_GROW(e->v, e->n + 1, e->cap, 16);   /* and the NULL after it */
 	e->v[e->n++] = copy;
 	e->v[e->n] = NULL;
 }
@@ -164,7 +164,7 @@ void sb_envvec_clear(sb_envvec *e)
 		free(e->v[i]);
 	free(e->v);
 	e->v = NULL;
-	e->n = 0;
+	e->n = e->cap = 0;
 }
 
 /* ---- building ---- */

@@ -32,6 +32,7 @@ const char *sb_closest_name(const char *name, const char *const *known, size_t n
 typedef struct sb_envvec {
 	char **v;            /* NULL-terminated; owned */
 	size_t n;
+	size_t cap;          /* slots allocated (SB_GROW) */
 } sb_envvec;
 
 /* Set NAME=value, replacing an existing NAME in place (order kept).  */

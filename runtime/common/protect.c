@@ -394,7 +394,7 @@ static void scan_below(ctx *c)
 {
 	size_t max = c->in->scan_max ? c->in->scan_max : SB_PROTECT_SCAN_MAX;
 	char **stack = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	sb_strv_push_unique(&stack, &n, c->in->workspace);
 	while (n > 0) {
 		char *dir = stack[--n];
@@ -428,7 +428,7 @@ static void scan_below(ctx *c)
 				free(p);
 				continue;
 			}
-			stack = xrealloc(stack, (n + 1) * sizeof *stack);
+			SB_GROW(stack, n, cap, 16);
 			stack[n++] = p;
 		}
 		closedir(dh);

@@ -22,7 +22,7 @@ void sb_llp_add_forced(planner *pl, const char *path, uint64_t mask, const char 
 			pl->forced[i].mask |= mask;
 			return;
 		}
-	pl->forced = xrealloc(pl->forced, (pl->nforced + 1) * sizeof *pl->forced);
+	SB_GROW(pl->forced, pl->nforced, pl->cap_forced, 8);
 	pl->forced[pl->nforced++] = (forced){ xstrdup(path), mask, xstrdup(why), false };
 }
 

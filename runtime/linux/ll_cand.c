@@ -43,7 +43,7 @@ void sb_llp_add_cand(planner *pl, const char *p)
 	for (size_t i = 0; i < pl->ncand; i++)
 		if (strcmp(pl->cand[i], p) == 0)
 			return;
-	pl->cand = xrealloc(pl->cand, (pl->ncand + 1) * sizeof *pl->cand);
+	SB_GROW(pl->cand, pl->ncand, pl->cap_cand, 32);
 	pl->cand[pl->ncand++] = xstrdup(p);
 }
 

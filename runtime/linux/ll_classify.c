@@ -190,15 +190,6 @@ static void classify_uncached(planner *pl, const char *path, bool is_dir, bool m
 	}
 }
 
-void sb_llp_push(char ***v, size_t *n, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*v)[i], s) == 0)
-			return;
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-}
-
 /* A directory the expansion leaves without a right decide() grants on it:
  * new entries there, or listing it, fail.  Said at launch (linux_exec.c).  */
 static void note_breaking(planner *pl, const char *path, uint64_t mixed, bool masks)
@@ -208,11 +199,11 @@ static void note_breaking(planner *pl, const char *path, uint64_t mixed, bool ma
 	if (mixed & SB_LL_MAKE_REG) {   /* most entries: not mixed, no child path built */
 		char *g = sb_llp_generic(path);
 		if (sb_llp_allowed_at(pl, g) & SB_LL_MAKE_REG)
-			sb_llp_push(&pl->breaks.no_create, &pl->breaks.nno_create, path);
+			sb_strv_push_unique(&pl->breaks.no_create, &pl->breaks.nno_create, path);
 		free(g);
 	}
 	if ((mixed & SB_LL_READ_DIR) && (sb_llp_allowed_at(pl, path) & SB_LL_READ_DIR))
-		sb_llp_push(&pl->breaks.no_list, &pl->breaks.nno_list, path);
+		sb_strv_push_unique(&pl->breaks.no_list, &pl->breaks.nno_list, path);
 }
 
 /* The rights in `want` allowed in all of the subtree at `path`, and those

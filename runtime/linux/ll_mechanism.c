@@ -28,7 +28,7 @@ static uint64_t cb_below(void *ctx, const char *dir)
 static void cb_missing(void *ctx, const char *p)
 {
 	planner *pl = ctx;
-	sb_llp_push(&pl->breaks.missing, &pl->breaks.nmissing, p);
+	sb_strv_push_unique(&pl->breaks.missing, &pl->breaks.nmissing, p);
 }
 
 /* The rule that denies something at (or just below) a mask point.  */
@@ -62,10 +62,10 @@ int sb_llp_plan_mechanism(planner *pl, const sb_linux_opts *o)
 	bool gate = o->gate != SB_LL_GATE_OFF;
 	if (!mounts && !gate)
 		return 0;
-	char **fp = xrealloc(NULL, (pl->nforced + 1) * sizeof *fp);
-	uint64_t *fm = xrealloc(NULL, (pl->nforced + 1) * sizeof *fm);
-	const char **fw = xrealloc(NULL, (pl->nforced + 1) * sizeof *fw);
-	bool *fmasked = xrealloc(NULL, (pl->nforced + 1) * sizeof *fmasked);
+	char **fp = xcalloc(pl->nforced + 1, sizeof *fp);
+	uint64_t *fm = xcalloc(pl->nforced + 1, sizeof *fm);
+	const char **fw = xcalloc(pl->nforced + 1, sizeof *fw);
+	bool *fmasked = xcalloc(pl->nforced + 1, sizeof *fmasked);
 	for (size_t i = 0; i < pl->nforced; i++) {
 		fp[i] = pl->forced[i].path;
 		fm[i] = pl->forced[i].mask;

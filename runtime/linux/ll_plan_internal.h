@@ -60,10 +60,10 @@ typedef struct planner {
 	sb_strmap *allowed_memo;    /* point -> sb_llp_allowed_at() + 1 */
 	bool unknown_noted;         /* the undecidable-rule note was made */
 	char **cand;                /* Linux candidate points, sorted, unique */
-	size_t ncand;
+	size_t ncand, cap_cand;
 	bool name_blind;            /* no relevant rule looks at a name (plain_point) */
 	forced *forced;
-	size_t nforced;
+	size_t nforced, cap_forced;
 	sb_ll_plan *plan;
 	/* The plan has masks (set once, by sb_llp_plan_mechanism): a point's
 	 * rights are what decide() allows plus what a mask takes away.  */
@@ -105,7 +105,6 @@ void sb_llp_classify_at(planner *pl, const char *path, bool is_dir, uint64_t wan
 void sb_llp_classify(void *ctx, const char *path, bool is_dir, uint64_t want,
 		     uint64_t *allow_all, uint64_t *mixed);
 char **sb_llp_names_to_visit(void *ctx, const char *dir, size_t *n);
-void sb_llp_push(char ***v, size_t *n, const char *s);
 
 /* ll_mechanism.c: SB_REFUSED when masks were demanded and cannot be had.  */
 int sb_llp_plan_mechanism(planner *pl, const sb_linux_opts *o);
