@@ -17,6 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d /tmp/sbx-conventions.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+awk=$PWD/tools/code-lines.awk
 
 # Files of other helpers' open work on issue 28 this evening (the typed
 # origin record; the compile's stages): each named with what it still
@@ -39,24 +40,7 @@ known=(
 code() {
 	(cd "$1" && find compiler runtime -type f -name '*.[ch]' 2>/dev/null | LC_ALL=C sort |
 		while IFS= read -r f; do
-			awk '{
-				line = $0; out = ""
-				while (line != "") {
-					if (inc) {
-						i = index(line, "*/")
-						if (!i) { line = ""; break }
-						line = substr(line, i + 2); inc = 0
-						continue
-					}
-					i = index(line, "/*"); j = index(line, "//")
-					if (j && (!i || j < i)) { out = out substr(line, 1, j - 1); break }
-					if (!i) { out = out line; break }
-					out = out substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
-				}
-				gsub(/"([^"\\]|\\.)*"/, "\"\"", out)
-				gsub(/'"'"'([^'"'"'\\]|\\.)*'"'"'/, "'"'"''"'"'", out)
-				print FILENAME ":" FNR ": " out
-			}' "$f"
+			awk -f "$awk" "$f"
 		done)
 }
 

@@ -5,8 +5,12 @@
 # stage is an undefined reference and fails here.  At include time: a file
 # of a stage includes headers only from its own folder and the folders of
 # the stages it may use, and a `*_internal.h` only from its own folder.
-# Each check is then shown to bite on a deliberately bad input (a forbidden
-# call; bad includes in a temporary tree), never by breaking this tree.
+# By reading the sources: only the programs include exit_status.h or read
+# the environment.  The table is tools/stages.txt, and docs/architecture.md's
+# "may use" cells must be what it says.  Each check is then shown to bite
+# on a deliberately bad input (a forbidden call; bad includes, a getenv, a
+# changed doc row in a temporary tree), never by breaking this tree.  The
+# other conventions: tools/check-conventions.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -160,32 +164,40 @@ else
 fi
 # Only the programs read the process environment (docs/architecture.md,
 # "What each stage must not do"): library stages get an envp or a value.
-# Comments are dropped first (a comment may name `environ`), and a name
-# inside a string (SBPL's "getenv") is not a call.
-bad=$(for f in compiler/*/*.[ch] runtime/*/*.[ch]; do
-	case $f in compiler/cli/* | runtime/cli/*) continue ;; esac
-	awk '{
-		line = $0; out = ""
-		while (line != "") {
-			if (inc) {
-				i = index(line, "*/")
-				if (!i) { line = ""; break }
-				line = substr(line, i + 2); inc = 0
-				continue
-			}
-			i = index(line, "/*"); j = index(line, "//")
-			if (j && (!i || j < i)) { out = out substr(line, 1, j - 1); break }
-			if (!i) { out = out line; break }
-			out = out substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
-		}
-		print FILENAME ":" FNR ": " out
-	}' "$f"
-done | grep -E '(^|[^"[:alnum:]_])(secure_)?getenv[[:space:]]*\(|(^|[^"/[:alnum:]_])environ([^"[:alnum:]_]|$)' |
-	sed -E 's/: +/: /')
+# Comments and literals are blanked first (tools/code-lines.awk: a comment
+# may name `environ`, and SBPL's "getenv" in a string is not a call).
+# env_reads ROOT: the lines of ROOT's library stages that read it
+env_reads() {
+	(cd "$1" && for f in compiler/*/*.[ch] runtime/*/*.[ch]; do
+		[ -e "$f" ] || continue
+		case $f in compiler/cli/* | runtime/cli/*) continue ;; esac
+		awk -f "$awk" "$f"
+	done) | grep -E '(^|[^"[:alnum:]_])(secure_)?getenv[[:space:]]*\(|(^|[^"/[:alnum:]_])environ([^"[:alnum:]_]|$)' |
+		sed -E 's/: +/: /'
+}
+awk=$PWD/tools/code-lines.awk
+bad=$(env_reads .)
 if [ -z "$bad" ]; then
 	echo "PASS: layers: the environment is read only under compiler/cli and runtime/cli"
 else
 	echo "FAIL: layers: library code reads the environment:"; sed 's/^/  /' <<<"$bad"; fail=1
+fi
+# ... and the check bites: a library file that calls getenv and names
+# environ, beside a comment and a string that only mention them, and a
+# program that may read it.
+mkdir -p "$tmp/env/runtime/common" "$tmp/env/runtime/cli"
+printf '/* getenv("HOME") */
+static const char *s = "getenv(x) environ";
+const char *h(void) { return getenv("HOME"); }
+extern char **environ;
+' >"$tmp/env/runtime/common/bad.c"
+printf 'const char *h(void) { return getenv("HOME"); }
+' >"$tmp/env/runtime/cli/ok.c"
+got=$(env_reads "$tmp/env" | cut -d: -f1,2 | tr '\n' ' ')
+if [ "$got" = "runtime/common/bad.c:3 runtime/common/bad.c:4 " ]; then
+	echo "PASS: layers: the environment check names a library's getenv and environ, not a comment, a string or a program"
+else
+	echo "FAIL: layers: the environment check on a bad tree said: $got"; fail=1
 fi
 # The doc's tables are the same table: each stage's "may use" cell in
 # docs/architecture.md (the compiler's stages under "## The compiler", the

@@ -378,6 +378,7 @@ static void print_changes(diff_ctx *x)
  * network address), at the pattern's port, else 443 and 80.  */
 static void host_probes(const sb_egress *e, sb_dest **v, size_t *n)
 {
+	size_t cap = *n;   /* *v holds *n already, exactly or more */
 	for (size_t i = 0; i < e->n; i++) {
 		const sb_egress_rule *r = &e->v[i];
 		if (r->all)
@@ -414,7 +415,7 @@ static void host_probes(const sb_egress *e, sb_dest **v, size_t *n)
 					dup = !strcmp((*v)[k].host, d.host) && (*v)[k].port == d.port;
 				if (dup)
 					continue;
-				*v = xrealloc(*v, (*n + 1) * sizeof **v);
+				SB_GROW(*v, *n, cap, 8);
 				(*v)[(*n)++] = d;
 			}
 		free(t);

@@ -145,7 +145,7 @@ void sb_envvec_put(sb_envvec *e, const char *entry)
 void sb_envvec_set(sb_envvec *e, const char *name, const char *value)
 {
 	size_t ln = strlen(name), lv = strlen(value);
-	char *entry = xrealloc(NULL, ln + lv + 2);
+	char *entry = xmalloc(ln + lv + 2);
 	memcpy(entry, name, ln);
 	entry[ln] = '=';
 	memcpy(entry + ln + 1, value, lv + 1);
@@ -183,6 +183,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 {
 	*names = NULL;
 	*n = 0;
+	size_t cap = 0;
 	if (!list)
 		return 0;
 	char *copy = xstrdup(list), *save = NULL;
@@ -201,7 +202,7 @@ static int pass_env_names(const char *list, char ***names, size_t *n, sb_diag *d
 			dup = dup || strcmp((*names)[i], tok) == 0;
 		if (dup)
 			continue;
-		*names = xrealloc(*names, (*n + 1) * sizeof(char *));
+		SB_GROW(*names, *n, cap, 8);
 		(*names)[(*n)++] = xstrdup(tok);
 	}
 	free(copy);

@@ -196,7 +196,7 @@ static char *parse_value(parser *p, bool *ok)
 
 static void add(sb_gitcfg *out, sb_gitcfg_kind kind, char *value, int line)
 {
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+	SB_GROW(out->v, out->n, out->cap, 16);
 	out->v[out->n++] = (sb_gitcfg_ent){ .kind = kind, .value = value, .line = line };
 }
 

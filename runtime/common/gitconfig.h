@@ -39,7 +39,7 @@ typedef struct sb_gitcfg_ent {
 
 typedef struct sb_gitcfg {
 	sb_gitcfg_ent *v;
-	size_t n;
+	size_t n, cap;
 } sb_gitcfg;
 
 /* Parse the text of the config file `file` (for locations).  Returns the

@@ -123,7 +123,7 @@ static char *define_arg(const char *name, const char *value)
 
 static void argv_push(sb_launch *l, char *s)
 {
-	l->argv = xrealloc(l->argv, (l->argc + 2) * sizeof(char *));
+	SB_GROW(l->argv, l->argc + 1, l->argv_cap, 8);   /* and the NULL after it */
 	l->argv[l->argc++] = s;
 	l->argv[l->argc] = NULL;
 }

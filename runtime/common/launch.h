@@ -53,7 +53,7 @@ typedef struct sb_launch_in {
 typedef struct sb_launch {
 	char *exec_path;
 	char **argv;                  /* NULL-terminated */
-	size_t argc;
+	size_t argc, argv_cap;
 	char **envp;                  /* NULL-terminated copy */
 	char *cwd;
 	char *profile_text;           /* macOS: the -p text; Linux: the bound profile's text */

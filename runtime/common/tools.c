@@ -108,11 +108,11 @@ void sb_tools_select(const char *value, const char *protect, const sb_profile *p
 		     sb_tools *out, sb_diag *d)
 {
 	memset(out, 0, sizeof *out);
-	size_t np = 0;
+	size_t np = 0, cap = 0;
 	sb_param *params = prof ? sb_profile_params(prof, &np) : NULL;
 	for (size_t i = 0; i < np; i++)
 		if (params[i].kind == SB_PARAM_LIST && params[i].tool && !params[i].index) {
-			out->names = xrealloc(out->names, (out->n + 1) * sizeof *out->names);
+			SB_GROW(out->names, out->n, cap, 8);
 			out->names[out->n++] = xstrdup(params[i].tool);
 		}
 	if (params)
@@ -160,6 +160,7 @@ char **sb_tools_env(const sb_tools *t, const char *home, size_t *n)
 {
 	*n = 0;
 	char **v = NULL;
+	size_t cap = 0;
 	if (!sb_tools_is_on(t, "cache"))
 		return NULL;
 	char *root = cache_root(home);
@@ -168,7 +169,7 @@ char **sb_tools_env(const sb_tools *t, const char *home, size_t *n)
 			continue;
 		char *e = xasprintf("%s=%s%s%s", cache_env[i].var, root,
 				    cache_env[i].rel[0] ? "/" : "", cache_env[i].rel);
-		v = xrealloc(v, (*n + 1) * sizeof *v);
+		SB_GROW(v, *n, cap, 8);
 		v[(*n)++] = e;
 	}
 	free(root);

@@ -261,6 +261,6 @@ char **sb_llp_names_to_visit(void *ctx, const char *dir, size_t *n)
 	if (!pl->use_masks || sb_ll_masks_hidden(&pl->plan->masks, dir) != 2)
 		return NULL;
 	char **names = sb_ll_masks_names_below(&pl->plan->masks, dir, n);
-	return names ? names : xrealloc(NULL, sizeof *names);
+	return names ? names : xmalloc(sizeof *names);
 }
 #endif /* __linux__ */

@@ -104,7 +104,7 @@ static entry *list_entries(int fd, size_t *count)
 	}
 	/* Snapshot the names first, sorted: the rule list is deterministic
 	 * and no fd stays open across the recursion.  */
-	entry *v = xrealloc(NULL, sizeof *v);
+	entry *v = xmalloc(sizeof *v);
 	size_t n = 0, cap = 1;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
@@ -123,7 +123,7 @@ static entry *list_entries(int fd, size_t *count)
 /* The entries the classifier names (sb_ll_names_fn), types unknown.  */
 static entry *named_entries(char **names, size_t n)
 {
-	entry *v = xrealloc(NULL, (n ? n : 1) * sizeof *v);
+	entry *v = xcalloc(n ? n : 1, sizeof *v);
 	for (size_t i = 0; i < n; i++)
 		v[i] = (entry){ names[i], DT_UNKNOWN };
 	free(names);
@@ -300,7 +300,7 @@ int sb_ll_expand(sb_ll_rules *out, const char *root, uint64_t rights, sb_ll_clas
 /* Decode the octal escapes mountinfo uses for space, tab, newline, '\'.  */
 static char *unescape(const char *s, size_t len)
 {
-	char *d = xrealloc(NULL, len + 1), *o = d;
+	char *d = xmalloc(len + 1), *o = d;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
 		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
@@ -397,6 +397,8 @@ static const char *rest_of(const char *p, const char *root)
 size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size_t *nout,
 			 bool **inode_alias)
 {
+	/* the arrays hold *nout already, exactly or more */
+	size_t cap = *nout, cap_alias = *nout;
 	ssize_t holder = -1;
 	size_t best = 0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -434,9 +436,9 @@ size_t sb_mounts_aliases(const sb_mounts *m, const char *path, char ***out, size
 			free(alias);
 			continue;
 		}
-		*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+		SB_GROW(*out, *nout, cap, 4);
 		if (inode_alias)
-			*inode_alias = xrealloc(*inode_alias, (*nout + 1) * sizeof **inode_alias);
+			SB_GROW(*inode_alias, *nout, cap_alias, 4);
 		(*out)[*nout] = alias;
 		if (inode_alias)
 			(*inode_alias)[*nout] = same_inode;

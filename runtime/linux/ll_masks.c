@@ -158,6 +158,7 @@ static int cmp_name(const void *a, const void *b)
 char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n)
 {
 	char **names = NULL;
+	size_t cap = 0;
 	*n = 0;
 	size_t skip = strcmp(dir, "/") == 0 ? 1 : strlen(dir) + 1;
 	for (size_t i = 0; i < ms->n; i++) {
@@ -176,7 +177,7 @@ char **sb_ll_masks_names_below(const sb_ll_masks *ms, const char *dir, size_t *n
 				seen = strlen(names[j]) == len && strncmp(names[j], first, len) == 0;
 			if (seen)
 				continue;
-			names = xrealloc(names, (*n + 1) * sizeof *names);
+			SB_GROW(names, *n, cap, 8);
 			names[(*n)++] = xstrndup(first, len);
 		}
 	}

@@ -109,8 +109,7 @@ static void planner_clear(planner *pl)
 int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan **out, sb_diag *d)
 {
 	double t0 = now_ms();
-	sb_ll_plan *plan = xrealloc(NULL, sizeof *plan);
-	memset(plan, 0, sizeof *plan);
+	sb_ll_plan *plan = xcalloc(1, sizeof *plan);
 	planner pl = { .orig = bound, .plan = plan, .d = d };
 	*out = NULL;   /* the plan is handed over only when it is complete */
 	plan->bound = bound;
