@@ -127,7 +127,7 @@ typedef struct sb_ll_mask {
 	uint64_t removed;          /* rights the mount takes away below the node */
 	uint64_t removed_node;     /* ... and at the node itself */
 	sb_ll_expose *expose;      /* HIDE/DEV: bound back in (re-allowed, devices) */
-	size_t nexpose;
+	size_t nexpose, cap_expose;
 	bool private_shm;          /* DEV: a fresh tmpfs on /dev/shm (no --allow-shm) */
 	char *why;
 	const char *src_file;

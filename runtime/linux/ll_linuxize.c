@@ -86,9 +86,28 @@ static char *literal_dir(const char *s, bool is_regex)
 	return buf;
 }
 
+/* The filters a rule keeps, in order.  */
+typedef struct filters {
+	sb_filter **v;
+	size_t n, cap;
+} filters;
+
+static void filters_add(filters *fs, sb_filter *f)
+{
+	SB_GROW(fs->v, fs->n, fs->cap, 4);
+	fs->v[fs->n++] = f;
+}
+
+/* Drop the filters added after the first `keep`.  */
+static void filters_cut(filters *fs, size_t keep)
+{
+	while (fs->n > keep)
+		sb_filter_free(fs->v[--fs->n]);
+}
+
 /* Widen a deny filter to literal/subpath ones; returns false when the
  * widening would reach "/" (or cannot be computed).  */
-static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
+static bool widen_deny(const sb_filter *f, filters *out)
 {
 	char *v = f->arg ? sb_str_value(f->arg) : NULL;
 	char *dir = NULL;
@@ -99,8 +118,7 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!v)
 			ok = false;
 		else {
-			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
-			(*out)[(*nout)++] = sb_filter_clone(f);
+			filters_add(out, sb_filter_clone(f));
 		}
 		break;
 	case SB_F_PREFIX:
@@ -109,23 +127,21 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 		if (!dir)
 			ok = false;
 		else {
-			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
-			(*out)[(*nout)++] = sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc);
+			filters_add(out, sb_filter_path(SB_F_SUBPATH, sb_str_lit(dir), f->loc));
 		}
 		break;
 	case SB_F_REQUIRE_ANY:
 		for (size_t i = 0; i < f->nkids && ok; i++)
-			ok = widen_deny(f->kids[i], out, nout);
+			ok = widen_deny(f->kids[i], out);
 		break;
 	case SB_F_REQUIRE_ALL:
 		/* all of A, B: inside A, so A's widening covers it */
 		ok = false;
 		for (size_t i = 0; i < f->nkids && !ok; i++) {
-			size_t before = *nout;
-			ok = widen_deny(f->kids[i], out, nout);
+			size_t before = out->n;
+			ok = widen_deny(f->kids[i], out);
 			if (!ok)
-				while (*nout > before)
-					sb_filter_free((*out)[--*nout]);
+				filters_cut(out, before);
 		}
 		break;
 	default:
@@ -137,14 +153,13 @@ static bool widen_deny(const sb_filter *f, sb_filter ***out, size_t *nout)
 }
 
 /* Keep the exactly expressible parts of an allow filter.  */
-static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
+static bool keep_allow(const sb_filter *f, filters *out)
 {
 	bool exact = true;
 	if ((f->kind == SB_F_LITERAL || f->kind == SB_F_SUBPATH)) {
 		char *v = sb_str_value(f->arg);
 		if (v) {
-			*out = xrealloc(*out, (*nout + 1) * sizeof **out);
-			(*out)[(*nout)++] = sb_filter_clone(f);
+			filters_add(out, sb_filter_clone(f));
 			free(v);
 			return true;
 		}
@@ -152,7 +167,7 @@ static bool keep_allow(const sb_filter *f, sb_filter ***out, size_t *nout)
 	}
 	if (f->kind == SB_F_REQUIRE_ANY) {
 		for (size_t i = 0; i < f->nkids; i++)
-			exact = keep_allow(f->kids[i], out, nout) && exact;
+			exact = keep_allow(f->kids[i], out) && exact;
 		return exact;
 	}
 	return false;
@@ -208,20 +223,19 @@ int sb_llp_linuxize(planner *pl, const sb_linux_opts *o)
 			sb_profile_add_rule(pl->lp, sb_rule_clone(r));
 			continue;
 		}
-		sb_filter **nf = NULL;
-		size_t nn = 0;
+		filters nf = { 0 };
 		for (size_t k = 0; k < r->nfilters; k++) {
 			const sb_filter *f = r->filters[k];
 			if (r->action == SB_ALLOW) {
-				if (!keep_allow(f, &nf, &nn))
+				if (!keep_allow(f, &nf))
 					sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER, sb_llp_rule_file(r),
 							 sb_llp_rule_line(r),
 							 "allow with a %s filter cannot be expressed in "
 							 "Landlock: dropped (Linux denies more)",
 							 filter_kind_name(f->kind));
 			} else {
-				size_t before = nn;
-				if (widen_deny(f, &nf, &nn)) {
+				size_t before = nf.n;
+				if (widen_deny(f, &nf)) {
 					if (f->kind != SB_F_LITERAL && f->kind != SB_F_SUBPATH)
 						sb_ll_rules_note(&plan->r, SB_LL_NOTE_NARROWER,
 								 sb_llp_rule_file(r), sb_llp_rule_line(r),
@@ -229,8 +243,7 @@ int sb_llp_linuxize(planner *pl, const sb_linux_opts *o)
 								 "subpath of its literal prefix",
 								 filter_kind_name(f->kind));
 				} else {
-					while (nn > before)
-						sb_filter_free(nf[--nn]);
+					filters_cut(&nf, before);
 					plan->unenforceable++;
 					sb_ll_rules_note(&plan->r, SB_LL_NOTE_UNENFORCEABLE, sb_llp_rule_file(r),
 							 sb_llp_rule_line(r),
@@ -241,16 +254,16 @@ int sb_llp_linuxize(planner *pl, const sb_linux_opts *o)
 				}
 			}
 		}
-		if (nn == 0) {           /* never leave a rule unfiltered */
-			free(nf);
+		if (nf.n == 0) {         /* never leave a rule unfiltered */
+			free(nf.v);
 			continue;
 		}
 		sb_rule *c = sb_rule_new(r->action, r->loc);
 		for (size_t k = 0; k < r->nops; k++)
 			sb_rule_add_op(c, r->ops[k], r->op_names ? r->op_names[k] : NULL);
-		for (size_t k = 0; k < nn; k++)
-			sb_rule_add_filter(c, nf[k]);
-		free(nf);
+		for (size_t k = 0; k < nf.n; k++)
+			sb_rule_add_filter(c, nf.v[k]);
+		free(nf.v);
 		c->src_file = r->src_file;
 		c->src_line = r->src_line;
 		sb_profile_add_rule(pl->lp, c);

@@ -239,7 +239,7 @@ static sb_ll_mask *add_mask(sb_ll_masks *ms, const char *path, sb_mask_kind kind
 
 static void add_expose(sb_ll_mask *m, const char *path, const struct stat *st)
 {
-	m->expose = xrealloc(m->expose, (m->nexpose + 1) * sizeof *m->expose);
+	SB_GROW(m->expose, m->nexpose, m->cap_expose, 4);
 	m->expose[m->nexpose++] = (sb_ll_expose){ xstrdup(path), S_ISDIR(st->st_mode),
 						  (unsigned long)st->st_dev,
 						  (unsigned long)st->st_ino };
