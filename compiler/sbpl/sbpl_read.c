@@ -764,40 +764,63 @@ static void read_origins(conv *c, const sx_node *v)
 	}
 }
 
-/* A map (list N...) onto the origin table, one number a rule or host
- * rule: the record of element i, or NULL.  */
-static const sb_origin *map_at(const conv *c, const sx_node *map, size_t i)
+/* A map (list "N N ..." ...) onto the origin table, one number a rule or
+ * host rule: the records (NULL for 0 or a number past the table), or NULL
+ * (reported) when it is malformed or its length is not `n`.  */
+static const sb_origin **read_map(conv *c, const sx_node *map, size_t n, const char *name)
 {
-	const sx_node *n = map->kids[i + 1];
-	if (n->kind != SX_NUMBER || n->num <= 0 || (unsigned long long)n->num > c->norigins)
-		return NULL;
-	return c->origins[n->num - 1];
-}
-
-static bool map_fits(conv *c, const sx_node *map, size_t n, const char *name)
-{
-	if (map->nkids - 1 == n)
-		return true;
-	char what[160];
+	const sb_origin **v = xcalloc(n ? n : 1, sizeof *v);
+	size_t k = 0;
+	for (size_t i = 1; i < map->nkids; i++) {
+		const sx_node *x = map->kids[i];
+		if (x->kind != SX_STRING) {
+			data_error(c, x, "an origin map is (list \"N N ...\" ...)");
+			free(v);
+			return NULL;
+		}
+		for (const char *s = x->text; *s;) {
+			char *end;
+			unsigned long long num = strtoull(s, &end, 10);
+			if (end == s || (*end && *end != ' ') || !isdigit((unsigned char)*s)) {
+				data_error(c, x, "an origin map holds decimal numbers separated by a blank");
+				free(v);
+				return NULL;
+			}
+			if (k < n && num > 0 && num <= c->norigins)
+				v[k] = c->origins[num - 1];
+			k++;
+			s = *end ? end + 1 : end;
+		}
+	}
+	if (k == n)
+		return v;
+	char what[200];
 	snprintf(what, sizeof what, "%s has %zu entries for %zu rules: the profile was edited "
 		 "after sbc wrote it, so its rules are shown without their policy statements",
-		 name, map->nkids - 1, n);
+		 name, k, n);
 	sb_diag_report(c->d, SB_SEV_WARNING, &map->loc, "sbpl-data", "%s", what);
-	return false;
+	free(v);
+	return NULL;
 }
 
 static void read_data_maps(conv *c)
 {
 	sb_profile *p = c->p;
-	if (c->rule_map && map_fits(c, c->rule_map, p->nrules, SB_SBPL_RULE_ORIGINS_DEFINE))
+	const sb_origin **v;
+	if (c->rule_map && (v = read_map(c, c->rule_map, p->nrules, SB_SBPL_RULE_ORIGINS_DEFINE))) {
 		for (size_t i = 0; i < p->nrules; i++)
-			p->rules[i]->origin = map_at(c, c->rule_map, i);
+			p->rules[i]->origin = v[i];
+		free(v);
+	}
 	/* a host rule the table does not name keeps the origin its entry
 	 * gives (an older profile's, re-emitted) */
-	if (c->egress_map && map_fits(c, c->egress_map, p->egress.n, SB_SBPL_EGRESS_ORIGINS_DEFINE))
+	if (c->egress_map &&
+	    (v = read_map(c, c->egress_map, p->egress.n, SB_SBPL_EGRESS_ORIGINS_DEFINE))) {
 		for (size_t i = 0; i < p->egress.n; i++)
-			if (map_at(c, c->egress_map, i))
-				p->egress.v[i].origin = map_at(c, c->egress_map, i);
+			if (v[i])
+				p->egress.v[i].origin = v[i];
+		free(v);
+	}
 }
 
 /* The data definitions at top level, read before the rules (whether
@@ -820,9 +843,9 @@ static void read_data(conv *c)
 			c->has_origins = true;
 			read_origins(c, v);
 		} else if (sx_is_symbol(name, SB_SBPL_RULE_ORIGINS_DEFINE)) {
-			c->rule_map = data_list(c, v, SB_SBPL_RULE_ORIGINS_DEFINE " is a (list N...)");
+			c->rule_map = data_list(c, v, SB_SBPL_RULE_ORIGINS_DEFINE " is a (list \"N ...\")");
 		} else if (sx_is_symbol(name, SB_SBPL_EGRESS_ORIGINS_DEFINE)) {
-			c->egress_map = data_list(c, v, SB_SBPL_EGRESS_ORIGINS_DEFINE " is a (list N...)");
+			c->egress_map = data_list(c, v, SB_SBPL_EGRESS_ORIGINS_DEFINE " is a (list \"N ...\")");
 		}
 	}
 }

@@ -82,7 +82,7 @@ Test(emit, omp_profile_text)
 		     "    (list \"t.sbx\" 7 1 \"allow stat-only exactly home;\")\n"
 		     "))\n"
 		     "(define sbx-rule-origins (list\n"
-		     "    1 2 3 4 5 6 6 7))\n"));
+		     "    \"1 2 3 4 5 6 6 7\"))\n"));
 	fe_done(&r);
 }
 
@@ -197,7 +197,7 @@ Test(emit, comment_names_cannot_break_out)
 			     "(docs/trace.md); data, never decided on\n"
 			     "(define sbx-origins (list\n"
 			     "    (list \"a\\nb\\r.sbx\" 3 2 \"deny write\\n\\t\\\"/x\\\";\")\n"
-			     "))\n(define sbx-rule-origins (list\n    1))\n"));
+			     "))\n(define sbx-rule-origins (list\n    \"1\"))\n"));
 	/* and reads back to the same record */
 	sb_profile *back = sb_sbpl_read("t.sb", t, strlen(t), d);
 	cr_assert_not_null(back);

@@ -670,3 +670,49 @@ Test(fixtures, bad_profiles)
 	cr_expect(g.gl_pathc >= 5);
 	globfree(&g);
 }
+
+/* The origin table (emit_sbpl.h, "Data"): read as data; with it, the
+ * "; FILE:LINE" comments name nothing; a map that does not fit the rules
+ * is a warning and the rules lose their statements; a malformed one is an
+ * error (the profile is refused).  */
+Test(sbpl_read, origin_table)
+{
+	static const char ok[] = "(version 1)\n; wrong.sbx:99\n(allow default)\n(deny file-read*)\n"
+				 "(define sbx-origins (list (list \"p.sbx\" 3 5 \"allow \" \"default;\")))\n"
+				 "(define sbx-rule-origins (list \"1 0\"))\n";
+	/* origin records live as long as the sb_diag (origin.h) */
+	sb_diag *d = sb_diag_new(stderr, SB_FMT_TEXT);
+	sb_profile *p = sb_sbpl_read("t.sb", ok, strlen(ok), d);
+	cr_assert_not_null(p);
+	cr_assert_not_null(p->rules[0]->origin);
+	cr_expect(eq(str, (char *)p->rules[0]->origin->file, "p.sbx"));
+	cr_expect(eq(int, p->rules[0]->origin->line, 3));
+	cr_expect(eq(int, p->rules[0]->origin->col, 5));
+	cr_expect(eq(sz, p->rules[0]->origin->len, strlen("allow default;")));
+	cr_expect(eq(int, memcmp(p->rules[0]->origin->text, "allow default;", 14), 0));
+	cr_expect_null(p->rules[1]->origin);
+	sb_profile_free(p);
+	/* without the table, the comment names file and line, no text */
+	static const char old[] = "(version 1)\n; old.sbx:7\n(allow default)\n";
+	p = sb_sbpl_read("t.sb", old, strlen(old), d);
+	cr_assert_not_null(p);
+	cr_assert_not_null(p->rules[0]->origin);
+	cr_expect(eq(str, (char *)p->rules[0]->origin->file, "old.sbx"));
+	cr_expect(eq(int, p->rules[0]->origin->line, 7));
+	cr_expect_null(p->rules[0]->origin->text);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	expect_warning("(version 1)\n(allow default)\n(deny file-read*)\n"
+		       "(define sbx-origins (list (list \"p.sbx\" 3 5 \"x;\")))\n"
+		       "(define sbx-rule-origins (list \"1\"))\n",
+		       "sbx-rule-origins has 1 entries for 2 rules");
+	expect_error("(version 1)\n(allow default)\n"
+		     "(define sbx-origins (list (list \"p.sbx\" \"3\" 5 \"x;\")))\n",
+		     "malformed profile data");
+	expect_error("(version 1)\n(allow default)\n"
+		     "(define sbx-origins (list (list \"p.sbx\" 3 5 \"x;\")))\n"
+		     "(define sbx-rule-origins (list \"1x\"))\n",
+		     "malformed profile data");
+	expect_error("(version 1)\n(allow default)\n(define sbx-launch-params (list (list \"A=B\" \"v\")))\n",
+		     "malformed profile data");
+}
