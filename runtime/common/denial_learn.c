@@ -153,6 +153,20 @@ static void dedup(grant *v, size_t *n)
 	*n = w;
 }
 
+/* "; denied by FILE:LINE \"STATEMENT\"" when the entry has a statement.  */
+static void put_denied_by(FILE *f, const entry *e)
+{
+	if (!e->origin)
+		return;
+	fputs("; denied by ", f);
+	sb_den_put_origin(f, e->origin);
+	if (e->rule_text) {
+		fputs(" \"", f);
+		sb_den_put_text(f, e->rule_text);
+		fputc('"', f);
+	}
+}
+
 static void write_checks(FILE *f, const sb_tracer *t, const grant *g)
 {
 	const sb_sensitive_entry *s = sb_den_grant_sensitive(t, g->verb, g->target);
@@ -232,15 +246,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		free(disp);
 		if (v[i].nwhy > 1)
 			fprintf(f, " and %zu more in this directory", v[i].nwhy - 1);
-		if (e->origin) {
-			fputs("; denied by ", f);
-			sb_den_put_origin(f, e->origin);
-			if (e->rule_text) {
-				fputs(" \"", f);
-				sb_den_put_text(f, e->rule_text);
-				fputc('"', f);
-			}
-		}
+		put_denied_by(f, e);
 		fputc('\n', f);
 		if (sb_den_create_self(t, e->access, e->path) && !strcmp(v[i].target, e->path))
 			fputs("# a new entry of a directory that also holds other things (a grant on "
@@ -286,13 +292,7 @@ static void write_fragment(FILE *f, const sb_tracer *t, const char *cmd)
 		sb_den_put_text(f, e->process ? e->process : "?");
 		fprintf(f, ": connect %s:%d", e->path, e->port);
 		if (e->origin) {
-			fputs("; denied by ", f);
-			sb_den_put_origin(f, e->origin);
-			if (e->rule_text) {
-				fputs(" \"", f);
-				sb_den_put_text(f, e->rule_text);
-				fputc('"', f);
-			}
+			put_denied_by(f, e);
 		} else if (e->detail) {
 			fputs("; ", f);
 			sb_den_put_text(f, e->detail);
