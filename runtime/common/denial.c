@@ -274,3 +274,9 @@ sb_tracer_counts sb_tracer_counts_get(const sb_tracer *t)
 {
 	return t->counts;
 }
+
+void sb_tracer_unobserved(sb_tracer *t, const char *what)
+{
+	if (t->nunobserved < SB_TRACER_MAX_UNOBSERVED)
+		t->unobserved[t->nunobserved++] = what;
+}

@@ -42,6 +42,8 @@ struct sb_tracer {
 	double tokens;
 	struct timespec last;
 	sb_eval *ev;               /* decides for cfg.bound, NULL without one */
+	const char *unobserved[SB_TRACER_MAX_UNOBSERVED];
+	size_t nunobserved;
 };
 
 /* ---- denial_fix.c ---- */

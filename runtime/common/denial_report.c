@@ -170,8 +170,14 @@ void sb_tracer_summary(sb_tracer *t, int status)
 	const sb_tracer_counts *c = &t->counts;
 	if (t->cfg.json) {
 		fprintf(f, "{\"event\":\"summary\",\"status\":%d,\"denied\":%zu,\"distinct\":%zu,"
-			   "\"reported\":%zu,\"suppressed\":%zu,\"unreadable\":%zu}\n",
+			   "\"reported\":%zu,\"suppressed\":%zu,\"unreadable\":%zu,\"unobserved\":[",
 			status, c->denied, c->distinct, c->reported, c->suppressed, c->lost);
+		for (size_t i = 0; i < t->nunobserved; i++) {
+			if (i)
+				fputc(',', f);
+			put_json(f, t->unobserved[i]);
+		}
+		fputs("]}\n", f);
 	} else {
 		fprintf(f, "sandbox: trace summary: %zu denied access%s (%zu distinct), exit status %d",
 			c->denied, c->denied == 1 ? "" : "es", c->distinct, status);
@@ -196,6 +202,8 @@ void sb_tracer_summary(sb_tracer *t, int status)
 		}
 		if (t->n > 20)
 			fprintf(f, "sandbox:   ... and %zu more\n", t->n - 20);
+		for (size_t i = 0; i < t->nunobserved; i++)
+			fprintf(f, "sandbox:   not observed: %s\n", t->unobserved[i]);
 	}
 	fflush(f);
 }
