@@ -16,10 +16,8 @@ bool sbx_text_needs_quotes(const char *s)
 	return strpbrk(s, " \t;#\"\\") != NULL;
 }
 
-char *sbx_text_quoted(const char *s)
+char *sbx_text_shown(const char *s)
 {
-	if (!sbx_text_writable(s))
-		return NULL;
 	char *q = xmalloc(2 * strlen(s) + 3), *w = q;
 	*w++ = '"';
 	for (; *s; s++) {
@@ -30,6 +28,11 @@ char *sbx_text_quoted(const char *s)
 	*w++ = '"';
 	*w = '\0';
 	return q;
+}
+
+char *sbx_text_quoted(const char *s)
+{
+	return sbx_text_writable(s) ? sbx_text_shown(s) : NULL;
 }
 
 static bool portable(const char *s)

@@ -21,6 +21,9 @@ bool sbx_text_needs_quotes(const char *s);
 /* `s` as a string literal: "..." with \\ and \" escaped (the only escapes
  * of the language).  NULL when it is not writable.  Caller frees.  */
 char *sbx_text_quoted(const char *s);
+/* The same quoting with a control character left as it is, for a message
+ * that escapes it itself (runtime/common/textesc.h); never for a policy.  */
+char *sbx_text_shown(const char *s);
 
 /* An absolute path as a rule target: "~/rel" (or "~") inside `home` and
  * the path itself elsewhere, bare when every byte is in the portable set

@@ -33,7 +33,7 @@ char *sb_den_display_path(const sb_tracer *t, const char *p)
 char *sb_den_target_text(const sb_tracer *t, const char *p)
 {
 	char *r = sbx_text_target(p, t->cfg.home);
-	return r ? r : xasprintf("\"%s\"", p);
+	return r ? r : sbx_text_shown(p);
 }
 
 bool sb_den_is_wide(const sb_tracer *t, const char *p)
@@ -177,8 +177,12 @@ char *sb_tracer_fix(const sb_tracer *t, sb_access a, const char *path)
 {
 	if (a == SB_ACC_CONNECT) {
 		char *st = sbx_text_network_allow(path);
-		char *r = xasprintf("the policy statement `%s`%s%s",
-				    st ? st : "network allow \"?\";",
+		if (!st) {   /* no spelling: shown for the report, which escapes it */
+			char *q = sbx_text_shown(path);
+			st = xasprintf("network allow %s;", q);
+			free(q);
+		}
+		char *r = xasprintf("the policy statement `%s`%s%s", st,
 				    t->cfg.allow_hosts_var ? " or OMP_SANDBOX_ALLOW_HOSTS=" : "",
 				    t->cfg.allow_hosts_var ? path : "");
 		free(st);
