@@ -42,3 +42,39 @@ Test(denial_fix, statements_through_the_writer)
 		   "OMP_SANDBOX_EXTRA_READ=~/.config/x");
 	sb_tracer_free(t);
 }
+
+#include <stdio.h>
+#include "frontend_util.h"
+
+/* The deciding rule's statement comes from its origin record, whether the
+ * evaluator finds the rule (Linux) or the platform names it ("FILE:LINE",
+ * macOS); a name the profile does not hold is shown without a statement.  */
+Test(denial_fix, statement_from_the_origin_record)
+{
+	fe_run r = fe_compile("default allow;\n"
+			      "deny read\n    /srv   # data\n    /opt;\n");
+	cr_assert_not_null(r.prof, "%s", fe_diag(&r));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	sb_tracer_cfg cfg = { .bound = r.prof, .home = "/nonexistent-home/u", .out = out };
+	sb_tracer *t = sb_tracer_new(&cfg);
+	sb_denial d = { .access = SB_ACC_READ, .path = "/srv/a", .pid = 7, .process = "cat" };
+	sb_tracer_denied(t, &d);
+	d.path = "/opt/b";
+	d.origin = "t.sbx:2";
+	sb_tracer_denied(t, &d);
+	d.path = "/opt/c";
+	d.origin = "gone.sbx:9";
+	sb_tracer_denied(t, &d);
+	sb_tracer_free(t);
+	fclose(out);
+	cr_expect(strstr(buf, "sandbox: denied read /srv/a \xe2\x80\x94 t.sbx:2 \"deny read ...\"; "
+			      "to allow: ") != NULL, "%s", buf);
+	cr_expect(strstr(buf, "sandbox: denied read /opt/b \xe2\x80\x94 t.sbx:2 \"deny read ...\"; ") !=
+		  NULL, "%s", buf);
+	cr_expect(strstr(buf, "sandbox: denied read /opt/c \xe2\x80\x94 gone.sbx:9; to allow: ") != NULL,
+		  "%s", buf);
+	free(buf);
+	fe_done(&r);
+}
