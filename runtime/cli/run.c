@@ -502,9 +502,6 @@ static sb_status launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profil
 	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
 	free(self);
 	bool traced = cfg->trace || cfg->learn_file;
-	if (traced && !policy && cfg->profile_path && !cfg->profile_text &&
-	    is_policy_name(cfg->profile_path))
-		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
 	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
 		free(policy);
 		if (proxy_fd >= 0)
@@ -518,7 +515,7 @@ static sb_status launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profil
 					  d);
 		proxy_fd = -1;   /* taken over */
 	} else if (plat == SB_PLAT_MACOS && traced) {
-		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, cmd_status, d);
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, tag, cmd_status, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 		if (!rc)
@@ -535,8 +532,7 @@ static sb_status launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profil
 		if (rc == 0 && plan)
 			say_absent(plan, prep, d);
 		if (rc == 0 && plan && traced) {
-			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL,
-					   cmd_status, d);
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, NULL, cmd_status, d);
 		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <sys/stat.h>
-#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/eval/eval.h"
 #include "compiler/common/xalloc.h"
@@ -170,7 +169,7 @@ static void trace_file_verify(FILE *out, const trace_sink *s, const char *file, 
 
 sb_status sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 			const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
-			const sb_linux_opts *lo, const char *policy_path, const char *tag,
+			const sb_linux_opts *lo, const char *tag,
 			int *cmd_status, sb_diag *d)
 {
 	FILE *out = NULL;
@@ -215,24 +214,12 @@ sb_status sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch
 	} else if (cfg->trace) {
 		out = stderr;
 	}
-	size_t plen = 0;
-	char *ptext = NULL;
-	const char *pname = cfg->policy_name;
-	char *pdir = NULL;
-	if (cfg->policy_text) {
-		plen = cfg->policy_len;
-	} else if (policy_path) {
-		ptext = sb_file_read(policy_path, 0, &plen);   /* unreadable: not quoted */
-		pname = policy_path;
-		pdir = sb_path_dirname(policy_path);
-	}
 	sb_tracer_cfg tc = {
 		.bound = l->bound, .home = prep->home, .workspace = prep->workspace,
 		.extra_read_var = takes_param(prof, "EXTRA_READ*"),
 		.extra_write_var = takes_param(prof, "EXTRA_WRITE*"),
 		.allow_hosts_var = cfg->omp_mode,
-		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
-		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
+		.out = out, .json = cfg->trace_json,
 		.protect_git = prep->protect.deny, .nprotect_git = prep->protect.ndeny,
 		.protect_nodes = prep->protect.nodes, .nprotect_nodes = prep->protect.nnodes,
 	};
@@ -267,8 +254,6 @@ sb_status sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch
 		trace_file_verify(out, &sink, cfg->trace_file, d);
 	if (out && out != stderr)
 		fclose(out);
-	free(ptext);
-	free(pdir);
 	if (status == SB_OK)
 		*cmd_status = code;
 	return status;

@@ -41,12 +41,12 @@ bool sb_llp_rule_relevant(const sb_rule *r)
 
 const char *sb_llp_rule_file(const sb_rule *r)
 {
-	return r->src_file ? r->src_file : r->loc.file;
+	return r->origin ? r->origin->file : r->loc.file;
 }
 
 int sb_llp_rule_line(const sb_rule *r)
 {
-	return r->src_file ? r->src_line : r->loc.line;
+	return r->origin ? r->origin->line : r->loc.line;
 }
 
 /* The longest directory that contains every path a prefix or an anchored
@@ -264,8 +264,7 @@ int sb_llp_linuxize(planner *pl, const sb_linux_opts *o)
 		for (size_t k = 0; k < nf.n; k++)
 			sb_rule_add_filter(c, nf.v[k]);
 		free(nf.v);
-		c->src_file = r->src_file;
-		c->src_line = r->src_line;
+		c->origin = r->origin;
 		sb_profile_add_rule(pl->lp, c);
 	}
 	return 0;
