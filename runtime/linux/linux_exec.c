@@ -117,12 +117,21 @@ static int check_std_fds(sb_diag *d)
 
 static int cap_last(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+	/* read(2), not stdio: this runs in a forked process, where a FILE's
+	 * buffer is heap pages written after the fork */
+	char buf[16];
 	int n = 40;
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = 40;
-		fclose(f);
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		char *end;
+		if (r > 0) {
+			buf[r] = '\0';
+			long v = strtol(buf, &end, 10);
+			if (end != buf)
+				n = (int)v;
+		}
 	}
 	return n;
 }
