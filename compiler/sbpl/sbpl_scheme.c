@@ -37,6 +37,19 @@ typedef struct prim {
 	prim_fn fn;
 } prim;
 
+typedef struct proc {
+	const char *name;        /* NULL: lambda */
+	const sx_node *const *params; /* parameter symbols */
+	size_t nparams;
+	const char *rest;        /* variadic parameter, or NULL */
+	const sx_node *const *body;
+	size_t nbody;
+	env *env;
+} proc;
+
+/* 64 bytes: a profile of rules without procedures makes thousands of
+ * values (strings mostly), and their pages are a good part of a launch
+ * (bench/analysis.md, launch); what only a procedure has is apart.  */
 struct value {
 	vkind kind;
 	long long num;           /* NUM; BOOL: 0 or 1; SYM: 1 for a name evaluated
@@ -45,15 +58,13 @@ struct value {
 	size_t len;
 	const sx_node *src;      /* STR, NUM, BOOL, SYM: the literal it was read from */
 	const sx_node *expr;     /* STR: spelling with params, or NULL; FORM, UNKNOWN: the form */
-	value *car, *cdr;        /* PAIR */
-	const char *name;        /* PROC (NULL: lambda) */
-	const sx_node *const *params; /* PROC: parameter symbols */
-	size_t nparams;
-	const char *rest;        /* PROC: variadic parameter, or NULL */
-	const sx_node *const *body;
-	size_t nbody;
-	env *env;
-	const prim *prim;
+	union {
+		struct {
+			value *car, *cdr;   /* PAIR */
+		};
+		proc *proc;              /* PROC */
+		const prim *prim;        /* PRIM */
+	};
 };
 
 typedef struct bind {
@@ -151,6 +162,14 @@ static value *v_new(ev *e, vkind k)
 {
 	value *v = ev_alloc(e, sizeof *v);
 	v->kind = k;
+	return v;
+}
+
+static value *v_proc(ev *e, const char *name)
+{
+	value *v = v_new(e, V_PROC);
+	v->proc = ev_alloc(e, sizeof *v->proc);
+	v->proc->name = name;
 	return v;
 }
 
@@ -342,7 +361,7 @@ static const sx_node *residual(ev *e, const value *v, sb_loc loc)
 		return n;
 	}
 	case V_PROC:
-		return node_symbol(e, v->name ? v->name : "lambda", loc);
+		return node_symbol(e, v->proc->name ? v->proc->name : "lambda", loc);
 	case V_PRIM:
 		return node_symbol(e, v->prim->name, loc);
 	case V_FORM:
@@ -632,36 +651,36 @@ static value *eval_and_or(ev *e, const sx_node *x, env *en, bool is_and)
 static value *make_proc(ev *e, const char *name, const sx_node *params, size_t from, seq body, env *en,
 			const sx_node *at)
 {
-	value *p = v_new(e, V_PROC);
-	p->name = name;
+	value *v = v_proc(e, name);
+	proc *p = v->proc;
 	p->body = body.v;
 	p->nbody = body.n;
 	p->env = en;
 	if (params->kind == SX_SYMBOL) {
 		p->rest = params->text;
-		return p;
+		return v;
 	}
 	if (params->kind != SX_LIST)
 		fail(e, params, "parameters must be a list of names");
 	size_t n = params->nkids > from ? params->nkids - from : 0;
 	/* (lambda () ...) has no kids array: no pointer arithmetic on NULL */
-	const sx_node *const *v = n ? (const sx_node *const *)params->kids + from : NULL;
+	const sx_node *const *ps = n ? (const sx_node *const *)params->kids + from : NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i]->kind != SX_SYMBOL)
-			fail(e, v[i], "a parameter must be a name");
-		if (!strcmp(v[i]->text, ".")) {
-			if (i + 2 != n || v[i + 1]->kind != SX_SYMBOL)
-				fail(e, v[i], "'.' must come before the last parameter");
-			p->rest = v[i + 1]->text;
+		if (ps[i]->kind != SX_SYMBOL)
+			fail(e, ps[i], "a parameter must be a name");
+		if (!strcmp(ps[i]->text, ".")) {
+			if (i + 2 != n || ps[i + 1]->kind != SX_SYMBOL)
+				fail(e, ps[i], "'.' must come before the last parameter");
+			p->rest = ps[i + 1]->text;
 			n = i;
 			break;
 		}
 	}
-	p->params = v;
+	p->params = ps;
 	p->nparams = n;
 	if (!body.n)
 		fail(e, at, "a procedure needs a body");
-	return p;
+	return v;
 }
 
 static value *eval_define(ev *e, const sx_node *x, env *en)
@@ -681,10 +700,10 @@ static value *eval_define(ev *e, const sx_node *x, env *en)
 	if (x->nkids != 3)
 		fail(e, x, "'define' of a value takes a name and one expression");
 	value *v = eval(e, x->kids[2], en);
-	if (v->kind == V_PROC && !v->name) {
-		value *named = v_new(e, V_PROC);
-		*named = *v;
-		named->name = target->text;
+	if (v->kind == V_PROC && !v->proc->name) {
+		value *named = v_proc(e, target->text);
+		*named->proc = *v->proc;
+		named->proc->name = target->text;
 		v = named;
 	}
 	define(e, en, target->text, v);
@@ -757,8 +776,8 @@ static value *eval_let(ev *e, const sx_node *x, env *en, const char *kind)
 		fail(e, x, "'%s' needs a body", kind);
 	if (loop) {
 		/* named let: a procedure of the binding names, called once */
-		value *p = v_new(e, V_PROC);
-		p->name = loop;
+		value *pv = v_proc(e, loop);
+		proc *p = pv->proc;
 		p->body = body.v;
 		p->nbody = body.n;
 		p->env = inner;
@@ -767,7 +786,7 @@ static value *eval_let(ev *e, const sx_node *x, env *en, const char *kind)
 			names[i] = binds->kids[i]->kids[0];
 		p->params = names;
 		p->nparams = binds->nkids;
-		define(e, inner, loop, p);
+		define(e, inner, loop, pv);
 		env *call = env_new(e, inner);
 		for (size_t i = 0; i < binds->nkids; i++)
 			define(e, call, names[i]->text, vals[i]);
@@ -871,24 +890,26 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 		return p->fn(e, call, args, n);
 	}
 	if (f->kind == V_PROC) {
-		if (n < f->nparams || (n > f->nparams && !f->rest))
-			fail(e, call, "'%s' takes %s%zu argument%s, not %zu", f->name ? f->name : "lambda",
-			     f->rest ? "at least " : "", f->nparams, f->nparams == 1 ? "" : "s", n);
-		env *en = env_new(e, f->env);
-		for (size_t i = 0; i < f->nparams; i++)
-			define(e, en, f->params[i]->text, args[i]);
-		if (f->rest) {
+		const proc *fp = f->proc;
+		if (n < fp->nparams || (n > fp->nparams && !fp->rest))
+			fail(e, call, "'%s' takes %s%zu argument%s, not %zu",
+			     fp->name ? fp->name : "lambda", fp->rest ? "at least " : "", fp->nparams,
+			     fp->nparams == 1 ? "" : "s", n);
+		env *en = env_new(e, fp->env);
+		for (size_t i = 0; i < fp->nparams; i++)
+			define(e, en, fp->params[i]->text, args[i]);
+		if (fp->rest) {
 			value *l = &e->nil;
-			for (size_t i = n; i-- > f->nparams;)
+			for (size_t i = n; i-- > fp->nparams;)
 				l = v_pair(e, args[i], l);
-			define(e, en, f->rest, l);
+			define(e, en, fp->rest, l);
 		}
 		bool outer = !e->call_name;
 		if (outer) {
 			e->call_loc = call->loc;
-			e->call_name = sb_diag_intern(e->d, f->name ? f->name : "lambda");
+			e->call_name = sb_diag_intern(e->d, fp->name ? fp->name : "lambda");
 		}
-		value *v = eval_body(e, (seq){ f->body, f->nbody }, en);
+		value *v = eval_body(e, (seq){ fp->body, fp->nbody }, en);
 		if (outer) {
 			e->call_loc = (sb_loc){ 0 };
 			e->call_name = NULL;
