@@ -108,6 +108,7 @@ struct ev {
 	size_t nudefs, capudefs;
 	sb_loc call_loc;         /* outermost procedure call in progress */
 	const char *call_name;
+	const sx_call *call;     /* the same for the rule forms made in it; NULL */
 	value unspec, nil, t, f;
 };
 
@@ -565,8 +566,7 @@ static value *both_branches(ev *e, const sx_node *form, const sx_node *cond, seq
 		n->kids[2] = begin_of(e, &t, form->loc);
 		if (f.n)
 			n->kids[3] = begin_of(e, &f, form->loc);
-		n->call_loc = e->call_loc;
-		n->call_name = e->call_name;
+		n->call = e->call;
 		emit(e, n);
 	}
 	return v_unknown(e, form);
@@ -812,8 +812,7 @@ static value *eval_rule(ev *e, const sx_node *x, env *en)
 		r->kids[n++] = (sx_node *)residual(e, v, x->kids[i]->loc);
 	}
 	r->nkids = n;
-	r->call_loc = e->call_loc;
-	r->call_name = e->call_name;
+	r->call = e->call;
 	emit(e, r);
 	return &e->unspec;
 }
@@ -855,8 +854,7 @@ static value *special(ev *e, const char *head, const sx_node *x, env *en, bool *
 		/* statements of the rule mapper, read there as written */
 		sx_node *copy = node_new(e, SX_LIST, x->loc);
 		*copy = *x;
-		copy->call_loc = e->call_loc;
-		copy->call_name = e->call_name;
+		copy->call = e->call;
 		emit(e, copy);
 		return &e->unspec;
 	}
@@ -908,11 +906,16 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 		if (outer) {
 			e->call_loc = call->loc;
 			e->call_name = sb_diag_intern(e->d, fp->name ? fp->name : "lambda");
+			sx_call *site = ev_alloc(e, sizeof *site);
+			site->loc = e->call_loc;
+			site->name = e->call_name;
+			e->call = site;
 		}
 		value *v = eval_body(e, (seq){ fp->body, fp->nbody }, en);
 		if (outer) {
 			e->call_loc = (sb_loc){ 0 };
 			e->call_name = NULL;
+			e->call = NULL;
 		}
 		return v;
 	}
@@ -1498,6 +1501,7 @@ static bool run_forms(ev *e, const sx_doc *doc)
 		e->depth = 0;
 		e->call_name = NULL;
 		e->call_loc = (sb_loc){ 0 };
+		e->call = NULL;
 		discard(e, eval(e, form, NULL));
 	}
 	return true;
