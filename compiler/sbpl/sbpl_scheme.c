@@ -31,6 +31,8 @@ typedef struct env env;
 typedef struct ev ev;
 typedef value *(*prim_fn)(ev *e, const sx_node *call, value **args, size_t n);
 
+enum { PRIMS_MAX = 48 };   /* at least the entries of prims[] */
+
 typedef struct prim {
 	const char *name;
 	int min, max;            /* argument counts; max -1: any */
@@ -106,6 +108,7 @@ struct ev {
 	int uncertain;           /* nesting of branches under an unknown condition */
 	uncertain_def *udefs;
 	size_t nudefs, capudefs;
+	value *prim_vals[PRIMS_MAX];  /* by prim_index; NULL until asked */
 	sb_loc call_loc;         /* outermost procedure call in progress */
 	const char *call_name;
 	const sx_call *call;     /* the same for the rule forms made in it; NULL */
@@ -488,6 +491,7 @@ static env *env_new(ev *e, env *parent)
 
 static value *eval(ev *e, const sx_node *x, env *en);
 static const prim *prim_lookup(const char *name);
+static size_t prim_index(const prim *p);
 
 typedef struct seq {
 	const sx_node *const *v;
@@ -969,6 +973,31 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 	fail(e, call, "%s is not a procedure", kind_name(f));
 }
 
+/* A name: its binding, a primitive (one value each, shared: values are
+ * never changed once made), or else a symbol, made in `tmp` when the
+ * caller has one (the head of a call: apply() keeps no pointer to it) and
+ * in the arena otherwise.  A profile of rules makes a value per filter
+ * head and per (param ...) call: its pages counted (bench/analysis.md,
+ * launch).  */
+static value *eval_symbol(ev *e, const sx_node *x, env *en, value *tmp)
+{
+	value **slot = lookup_slot(e, en, x->text);
+	if (slot && *slot)
+		return *slot;
+	const prim *p = prim_lookup(x->text);
+	if (p) {
+		value **pv = &e->prim_vals[prim_index(p)];
+		if (!*pv) {
+			*pv = v_new(e, V_PRIM);
+			(*pv)->prim = p;
+		}
+		return *pv;
+	}
+	value *v = tmp ? tmp : v_new(e, V_SYM);
+	*v = (value){ .kind = V_SYM, .text = x->text, .src = x, .num = 1 };
+	return v;
+}
+
 static value *eval(ev *e, const sx_node *x, env *en)
 {
 	step(e, x);
@@ -978,21 +1007,8 @@ static value *eval(ev *e, const sx_node *x, env *en)
 	case SX_STRING:
 	case SX_BOOL:
 		return datum(e, x);
-	case SX_SYMBOL: {
-		value **slot = lookup_slot(e, en, x->text);
-		if (slot && *slot)
-			return *slot;
-		const prim *p = prim_lookup(x->text);
-		if (p) {
-			value *v = v_new(e, V_PRIM);
-			v->prim = p;
-			return v;
-		}
-		value *v = v_sym(e, x->text);
-		v->src = x;
-		v->num = 1;
-		return v;
-	}
+	case SX_SYMBOL:
+		return eval_symbol(e, x, en, NULL);
 	case SX_OPAQUE:
 		return v_unknown(e, x);
 	case SX_LIST:
@@ -1009,7 +1025,15 @@ static value *eval(ev *e, const sx_node *x, env *en)
 	if (head->kind == SX_SYMBOL && !lookup_slot(e, en, head->text))
 		v = special(e, head->text, x, en, &handled);
 	if (!handled) {
-		value *f = eval(e, head, en);
+		value tmp;
+		value *f;
+		if (head->kind == SX_SYMBOL) {   /* eval() of it, without the arena */
+			step(e, head);
+			e->at = head;
+			f = eval_symbol(e, head, en, &tmp);
+		} else {
+			f = eval(e, head, en);
+		}
 		size_t n = x->nkids - 1;
 		value **args = ev_alloc(e, (n ? n : 1) * sizeof *args);
 		for (size_t i = 0; i < n; i++)
@@ -1483,6 +1507,13 @@ static const prim prims[] = {
 	{ "substring", 2, 3, p_substring },
 	{ "symbol?", 1, 1, p_symbol_p },
 };
+
+_Static_assert(sizeof prims / sizeof *prims <= PRIMS_MAX, "PRIMS_MAX is too small");
+
+static size_t prim_index(const prim *p)
+{
+	return (size_t)(p - prims);
+}
 
 static int cmp_prim(const void *key, const void *p)
 {
