@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* PROFILE: text a sandbox will run, so a value that cannot be written
@@ -298,22 +300,24 @@ static void emit_rule_line(emitter *e, const sb_rule *r)
 
 static void emit_rule(emitter *e, const sb_rule *r)
 {
-	if (r->src_file) {
+	if (r->origin) {
 		/* "; FILE:LINE", as emit_comment would write it (once per rule of
-		 * large policies: no formatting) */
+		 * large policies: no formatting); for people only, the data form
+		 * carries it (emit_origins) */
+		const char *src = r->origin->file;
 		char num[24], *q = num + sizeof num;
-		long sl = r->src_line;
+		long sl = r->origin->line;
 		unsigned long line = sl < 0 ? (unsigned long)-sl : (unsigned long)sl;
 		do
 			*--q = (char)('0' + line % 10);
 		while (line /= 10);
 		out_s(e, "; ");
-		if (r->src_file == e->clean_src) {
-			out_s(e, r->src_file);
+		if (src == e->clean_src) {
+			out_s(e, src);
 		} else {
-			emit_comment_text(e, r->src_file);
-			if (sb_path_bad_char(r->src_file) < 0)
-				e->clean_src = r->src_file;
+			emit_comment_text(e, src);
+			if (sb_path_bad_char(src) < 0)
+				e->clean_src = src;
 		}
 		out_c(e, ':');
 		if (sl < 0)
@@ -372,6 +376,8 @@ static void emit_rule(emitter *e, const sb_rule *r)
 	}
 }
 
+static void data_quoted(emitter *e, const char *s, size_t n);
+
 /* The egress list as data: a definition Seatbelt evaluates and never uses,
  * which the SBPL reader turns back into the list (sbpl_read.c).  One entry
  * a line: ("network" "on"|"off" ORIGIN) or ("allow"|"deny" PATTERN ORIGIN).  */
@@ -390,8 +396,159 @@ static void emit_egress(emitter *e, const sb_egress *eg)
 			emit_quoted(e, t, NULL);
 			free(t);
 		}
+		/* the origin as text too, as sbc wrote it before the origin
+		 * table (emit_origins) */
+		char *w = r->origin ? sb_origin_where(r->origin) : NULL;
 		out_c(e, ' ');
-		emit_quoted(e, r->origin ? r->origin : "", NULL);
+		data_quoted(e, w ? w : "", w ? strlen(w) : 0);
+		free(w);
+		out_s(e, ")\n");
+	}
+	out_s(e, "))\n");
+}
+
+/* ---- the data form: what a profile carries for the tools, read back by
+ * sbpl_read.c (emit_sbpl.h, "Data") ---- */
+
+/* A string of data, every byte that could end the line escaped (\n, \t,
+ * \r, \xHH, as sexp.c reads them), in pieces of at most DATA_PIECE bytes
+ * cut between UTF-8 characters: a literal over 255 bytes may fail in
+ * Seatbelt's reader (sexp.c warns, [sbpl-long-string]), so a long statement
+ * is several strings the reader joins.  */
+enum { DATA_PIECE = 120 };
+
+static void data_quoted(emitter *e, const char *s, size_t n)
+{
+	out_c(e, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '\\' || ch == '"') {
+			out_c(e, '\\');
+			out_c(e, (char)ch);
+		} else if (ch == '\n') {
+			out_s(e, "\\n");
+		} else if (ch == '\t') {
+			out_s(e, "\\t");
+		} else if (ch == '\r') {
+			out_s(e, "\\r");
+		} else if (ch < 0x20 || ch == 0x7f) {
+			out_f(e, "\\x%02x", ch);
+		} else {
+			out_c(e, (char)ch);
+		}
+	}
+	out_c(e, '"');
+}
+
+static void data_pieces(emitter *e, const char *s, size_t n)
+{
+	if (!n) {
+		out_s(e, " \"\"");
+		return;
+	}
+	while (n) {
+		size_t k = n < DATA_PIECE ? n : DATA_PIECE;
+		while (k < n && k > 1 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;
+		out_c(e, ' ');
+		data_quoted(e, s, k);
+		s += k;
+		n -= k;
+	}
+}
+
+/* The numbers of a map as strings of decimal numbers separated by a
+ * blank, 16 a string (under the 255 bytes of a literal) and a line: few
+ * values for the reader, where a number each cost a large profile's read
+ * a fifth of its time.  */
+static void data_numbers(emitter *e, const size_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		out_s(e, i % 16 ? " " : i ? "\"\n    \"" : "\n    \"");
+		out_f(e, "%zu", v[i]);
+	}
+	if (n)
+		out_c(e, '"');
+}
+
+/* The origin table: each record once, in the order of first use by the
+ * rules then the host rules, as (list FILE... LINE COL TEXT...); then one
+ * number a rule and one a host rule: its record (1-based), 0 for none.
+ * Records the compiler or the launcher made; not those an older profile's
+ * comments named (col 0), which stay comments.  */
+static void emit_origins(emitter *e, const sb_profile *p)
+{
+	size_t nuse = p->nrules + p->egress.n;
+	const sb_origin **recs = xcalloc(nuse ? nuse : 1, sizeof *recs);
+	size_t *idx = xcalloc(nuse ? nuse : 1, sizeof *idx), nrecs = 0;
+	sb_strmap *seen = sb_strmap_new();
+	const sb_origin *last = NULL;
+	for (size_t i = 0; i < nuse; i++) {
+		const sb_origin *o = i < p->nrules ? p->rules[i]->origin
+						   : p->egress.v[i - p->nrules].origin;
+		/* col 0 at a line: named by an origin comment or text, from a
+		 * profile without the table; no comment becomes data */
+		if (!o || (o->line > 0 && !o->col))
+			continue;
+		if (o == last) {   /* a statement's rules mostly come together */
+			idx[i] = idx[i - 1];
+			continue;
+		}
+		void **slot = sb_strmap_slot(seen, &o, sizeof o, true);
+		if (!*slot) {
+			recs[nrecs++] = o;
+			*slot = (void *)(uintptr_t)nrecs;
+		}
+		idx[i] = (size_t)(uintptr_t)*slot;
+		last = o;
+	}
+	sb_strmap_free(seen);
+	if (nrecs) {
+		emit_comment(e, "where each rule comes from, for sbrun --trace and sbc explain "
+				"(docs/trace.md); data, never decided on");
+		out_s(e, "(define " SB_SBPL_ORIGINS_DEFINE " (list\n");
+		for (size_t i = 0; i < nrecs; i++) {
+			const sb_origin *o = recs[i];
+			out_s(e, "    (list");
+			data_pieces(e, o->file, strlen(o->file));
+			out_f(e, " %d %d", o->line, o->col);
+			if (o->text)
+				data_pieces(e, o->text, o->len);
+			out_s(e, ")\n");
+		}
+		out_s(e, "))\n(define " SB_SBPL_RULE_ORIGINS_DEFINE " (list");
+		data_numbers(e, idx, p->nrules);
+		out_s(e, "))\n");
+		if (p->egress.n) {
+			out_s(e, "(define " SB_SBPL_EGRESS_ORIGINS_DEFINE " (list");
+			data_numbers(e, idx + p->nrules, p->egress.n);
+			out_s(e, "))\n");
+		}
+	}
+	free(recs);
+	free(idx);
+}
+
+/* The header's data: the policy the profile was compiled from and the
+ * launch's -D list (sbrun --print-profile), after the comments that show
+ * them to people.  */
+static void emit_header_data(emitter *e, const sb_profile *p)
+{
+	if (p->source_policy) {
+		out_s(e, "(define " SB_SBPL_SOURCE_DEFINE);
+		data_pieces(e, p->source_policy, strlen(p->source_policy));
+		out_s(e, ")\n");
+	}
+	if (!p->launch_params.n)
+		return;
+	out_s(e, "(define " SB_SBPL_PARAMS_DEFINE " (list\n");
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		const char *v = b->nvalues ? b->values[0] : "";
+		out_s(e, "    (list");
+		out_c(e, ' ');
+		data_quoted(e, b->name, strlen(b->name));   /* a name: short */
+		data_pieces(e, v, strlen(v));
 		out_s(e, ")\n");
 	}
 	out_s(e, "))\n");
@@ -416,6 +573,7 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(&e, p->header[i]);
 	out_f(&e, "(version %d)\n", p->version ? p->version : 1);
+	emit_header_data(&e, p);
 	for (size_t i = 0; i < p->nimports; i++) {
 		out_s(&e, "(import ");
 		emit_quoted(&e, p->imports[i], NULL);
@@ -431,6 +589,8 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 		emit_rule(&e, p->rules[i]);
 	if (p->egress.n && !e.failed)
 		emit_egress(&e, &p->egress);
+	if (!e.failed)
+		emit_origins(&e, p);
 	if (e.failed) {
 		free(e.buf);
 		return NULL;
