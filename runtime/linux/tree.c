@@ -90,12 +90,17 @@ static void pidset_add(pidset *s, pid_t p)
 
 /* Call fn for each entry of the directory `path` but "." and "..".
  * Returns false when it cannot be opened.  */
+/* The stack buffer of a directory listing or a /proc read at the end of
+ * the tree: a page, read in turn, so the forked supervisor touches no
+ * heap (tree.h); neither holds a path.  */
+enum { TREE_IO_BUF = 4096 };
+
 static bool each_entry(const char *path, void (*fn)(const char *name, void *arg), void *arg)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	_Alignas(struct dirent64) char buf[4096];
+	_Alignas(struct dirent64) char buf[TREE_IO_BUF];
 	ssize_t n;
 	while ((n = getdents64(fd, buf, sizeof buf)) > 0)
 		for (ssize_t at = 0; at < n;) {
@@ -129,7 +134,7 @@ static void scan_one(const char *name, void *arg)
 static void task_children(const char *tid, void *arg)
 {
 	walk_ctx *w = arg;
-	char cp[320], buf[4096];
+	char cp[320], buf[TREE_IO_BUF];
 	snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", (int)w->pid, tid);
 	int fd = open(cp, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
