@@ -107,3 +107,17 @@ void sb_arena_clear(sb_arena *a)
 	a->next_block = 0;
 	a->used = 0;
 }
+
+void sb_arena_rewind(sb_arena *a)
+{
+	sb_arena_block *keep = a->head;
+	if (!keep)
+		return;
+	for (sb_arena_block *b = keep->next, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	keep->next = NULL;
+	keep->used = 0;
+	a->used = 0;
+}

@@ -36,6 +36,10 @@ typedef struct {
 	const char *clean_src;
 	const char *clean_note[CLEAN_NOTES];   /* the same for rule notes */
 	size_t nclean_note;
+	/* the first refusal, for a stream that reports it at its end */
+	sb_loc refused_at;
+	bool refused_located;
+	const char *refused_what;
 } emitter;
 
 static void out_room(emitter *e, size_t n)
@@ -88,11 +92,22 @@ static char *out_finish(emitter *e, size_t *len)
 	return e->buf;
 }
 
+static void report_refusal(sb_diag *d, const sb_loc *loc, const char *what)
+{
+	sb_diag_report(d, SB_SEV_ERROR, loc, "emit",
+		       "%s contains a control character and cannot go into a profile", what);
+}
+
 static void refuse(emitter *e, const sb_loc *loc, const char *what)
 {
-	if (!e->failed && e->d)
-		sb_diag_report(e->d, SB_SEV_ERROR, loc, "emit",
-			       "%s contains a control character and cannot go into a profile", what);
+	if (!e->failed) {
+		if (e->d)
+			report_refusal(e->d, loc, what);
+		e->refused_located = loc != NULL;
+		if (loc)
+			e->refused_at = *loc;
+		e->refused_what = what;
+	}
 	e->failed = true;
 }
 
@@ -397,36 +412,42 @@ static void emit_egress(emitter *e, const sb_egress *eg)
 	out_s(e, "))\n");
 }
 
-char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
+/* What comes before the rules.  */
+static void emit_head(emitter *e, const sb_profile *p)
 {
-	emitter e = {.d = d};
 	if (p->launch_params.n)
-		out_s(&e, ";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n");
+		out_s(e, ";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n");
 	for (size_t i = 0; i < p->launch_params.n; i++) {
 		const sb_binding *b = &p->launch_params.v[i];
-		out_f(&e, ";;   -D %s=", b->name);
-		emit_comment_text(&e, b->nvalues ? b->values[0] : "");
-		out_c(&e, '\n');
+		out_f(e, ";;   -D %s=", b->name);
+		emit_comment_text(e, b->nvalues ? b->values[0] : "");
+		out_c(e, '\n');
 	}
 	if (p->source_policy) {
-		out_s(&e, "; " SB_SBPL_SOURCE_PREFIX);
-		emit_comment_text(&e, p->source_policy);
-		out_s(&e, SB_SBPL_SOURCE_SUFFIX "\n");
+		out_s(e, "; " SB_SBPL_SOURCE_PREFIX);
+		emit_comment_text(e, p->source_policy);
+		out_s(e, SB_SBPL_SOURCE_SUFFIX "\n");
 	}
 	for (size_t i = 0; i < p->nheader; i++)
-		emit_comment(&e, p->header[i]);
-	out_f(&e, "(version %d)\n", p->version ? p->version : 1);
+		emit_comment(e, p->header[i]);
+	out_f(e, "(version %d)\n", p->version ? p->version : 1);
 	for (size_t i = 0; i < p->nimports; i++) {
-		out_s(&e, "(import ");
-		emit_quoted(&e, p->imports[i], NULL);
-		out_s(&e, ")\n");
+		out_s(e, "(import ");
+		emit_quoted(e, p->imports[i], NULL);
+		out_s(e, ")\n");
 	}
 	for (size_t i = 0; i < p->nunmodelled; i++) {
 		if (sb_path_bad_char(p->unmodelled[i].text) >= 0)
-			refuse(&e, &p->unmodelled[i].loc, "a form");
+			refuse(e, &p->unmodelled[i].loc, "a form");
 		else
-			out_f(&e, "%s\n", p->unmodelled[i].text);
+			out_f(e, "%s\n", p->unmodelled[i].text);
 	}
+}
+
+char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
+{
+	emitter e = {.d = d};
+	emit_head(&e, p);
 	for (size_t i = 0; i < p->nrules && !e.failed; i++)
 		emit_rule(&e, p->rules[i]);
 	if (p->egress.n && !e.failed)
@@ -463,12 +484,82 @@ char *sb_sbpl_str_text(const sb_str *s) { return render_line(R_STR, s); }
 char *sb_sbpl_filter_text(const sb_filter *f) { return render_line(R_FILTER, f); }
 char *sb_sbpl_rule_text(const sb_rule *r) { return render_line(R_RULE, r); }
 
-int sb_write_atomic(const char *path, const char *data, size_t len)
+/* ---- writing: whole, or a stream of rules ---- */
+
+/* What goes to the output, in order: bytes in memory, or (fd >= 0) the
+ * first len bytes of a file.  */
+typedef struct {
+	const char *data;
+	size_t len;
+	int fd;
+} piece;
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* len bytes of `in` from its start to `out`: in the kernel where it can
+ * (copy_file_range: no copy through this process), else by reads.  */
+static int copy_fd(int out, int in, size_t len)
+{
+	off_t off = 0;
+#if defined(__linux__)
+	while ((size_t)off < len) {
+		ssize_t w = copy_file_range(in, &off, out, NULL, len - (size_t)off, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;   /* not between these files (a pipe, another kind): by reads */
+	}
+#endif
+	char buf[65536];
+	while ((size_t)off < len) {
+		size_t want = len - (size_t)off < sizeof buf ? len - (size_t)off : sizeof buf;
+		ssize_t r = pread(in, buf, want, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;   /* the temporary file is shorter than written */
+			return -1;
+		}
+		if (write_all(out, buf, (size_t)r) != 0)
+			return -1;
+		off += r;
+	}
+	return 0;
+}
+
+static int write_pieces(int fd, const piece *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((v[i].fd >= 0 ? copy_fd(fd, v[i].fd, v[i].len) : write_all(fd, v[i].data, v[i].len)) != 0)
+			return -1;
+	return 0;
+}
+
+static int write_atomic_pieces(const char *path, const piece *v, size_t n)
 {
 	if (!strcmp(path, "-")) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-			return -1;
-		return 0;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].fd < 0) {
+				if (fwrite(v[i].data, 1, v[i].len, stdout) != v[i].len)
+					return -1;
+			} else if (fflush(stdout) != 0 || copy_fd(fileno(stdout), v[i].fd, v[i].len) != 0) {
+				return -1;
+			}
+		}
+		return fflush(stdout) != 0 ? -1 : 0;
 	}
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -478,18 +569,11 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		int dfd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (dfd < 0)
 			return -1;
-		size_t off = 0;
-		while (off < len) {
-			ssize_t w = write(dfd, data + off, len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				int saved = errno;
-				close(dfd);
-				errno = saved;
-				return -1;
-			}
-			off += (size_t)w;
+		if (write_pieces(dfd, v, n) != 0) {
+			int saved = errno;
+			close(dfd);
+			errno = saved;
+			return -1;
 		}
 		return close(dfd);
 	}
@@ -501,16 +585,8 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		free(tmp);
 		return -1;
 	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		done += (size_t)w;
-	}
+	if (write_pieces(fd, v, n) != 0)
+		goto fail;
 	/* mkstemp makes 0600; a profile is not secret, make it 0644 */
 	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
 		goto fail;
@@ -532,4 +608,118 @@ fail: {
 	errno = saved;
 	return -1;
 }
+}
+
+int sb_write_atomic(const char *path, const char *data, size_t len)
+{
+	piece p = {data, len, -1};
+	return write_atomic_pieces(path, &p, 1);
+}
+
+/* The rules of a stream go to a temporary file, unnamed, in the directory
+ * of the output (where the output's own temporary file goes, so the copy
+ * can stay in one file system) or, for stdout and devices, TMPDIR; the
+ * header, which needs every rule's params, is written before them at the
+ * end.  Rules pass through the buffer in runs of this size.  */
+enum { STREAM_RUN = 256u << 10 };
+
+struct sb_sbpl_stream {
+	emitter e;          /* d NULL: a refusal is reported by finish */
+	const char *path;   /* NULL: the text is not kept (sbc --check) */
+	int body;           /* the temporary file, or -1: the rules stay in e.buf */
+	size_t body_len;
+	int body_errno;     /* a write to it failed: finish fails with this */
+};
+
+static int body_open(const char *path)
+{
+	struct stat st;
+	char *dir;
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+		const char *t = getenv("TMPDIR");
+		dir = xstrdup(t && t[0] == '/' ? t : "/tmp");
+	} else {
+		const char *slash = strrchr(path, '/');
+		dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
+	}
+	int fd = -1;
+#if defined(__linux__) && defined(O_TMPFILE)
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		char *tmp = xasprintf("%s/.sbc-rules.XXXXXX", dir);
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	return fd;   /* -1: the rules stay in memory, as sb_emit_sbpl holds them */
+}
+
+sb_sbpl_stream *sb_sbpl_stream_new(const char *path)
+{
+	sb_sbpl_stream *s = xcalloc(1, sizeof *s);
+	s->path = path;
+	s->body = path ? body_open(path) : -1;
+	return s;
+}
+
+void sb_sbpl_stream_rule(sb_sbpl_stream *s, const sb_rule *r)
+{
+	if (s->e.failed)
+		return;
+	emit_rule(&s->e, r);
+	if (!s->path) {
+		s->e.len = 0;   /* checked, not kept */
+	} else if (s->body >= 0 && s->e.len >= STREAM_RUN && !s->body_errno) {
+		if (write_all(s->body, s->e.buf, s->e.len) != 0)
+			s->body_errno = errno ? errno : EIO;
+		s->body_len += s->e.len;
+		s->e.len = 0;
+	}
+}
+
+int sb_sbpl_stream_finish(sb_sbpl_stream *s, const sb_profile *p, sb_diag *d)
+{
+	emitter head = {.d = NULL};
+	emit_head(&head, p);
+	emitter *e = &s->e;
+	if (p->egress.n && !e->failed && !head.failed)
+		emit_egress(e, &p->egress);
+	/* the head comes first in the text: its refusal is the one reported */
+	const emitter *bad = head.failed ? &head : e->failed ? e : NULL;
+	if (bad) {
+		if (d)
+			report_refusal(d, bad->refused_located ? &bad->refused_at : NULL, bad->refused_what);
+		free(head.buf);
+		return 1;
+	}
+	int rc = 0;
+	if (s->body_errno) {
+		errno = s->body_errno;
+		rc = -1;
+	} else if (s->path) {
+		piece v[3] = {
+			{head.buf, head.len, -1},
+			{NULL, s->body_len, s->body},
+			{e->buf, e->len, -1},
+		};
+		rc = s->body >= 0 ? write_atomic_pieces(s->path, v, 3)
+				  : write_atomic_pieces(s->path, (piece[]){v[0], v[2]}, 2);
+	}
+	int saved = errno;
+	free(head.buf);
+	errno = saved;
+	return rc;
+}
+
+void sb_sbpl_stream_free(sb_sbpl_stream *s)
+{
+	if (!s)
+		return;
+	if (s->body >= 0)
+		close(s->body);
+	free(s->e.buf);
+	free(s);
 }
