@@ -571,29 +571,79 @@ static size_t rule_key(const sbx_stmt *s, char **buf, size_t *cap)
 	return n;
 }
 
+/* 64 bits of a rule key, eight bytes a step: equal keys, equal hashes.  */
+static uint64_t key_hash(const char *k, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = 0;
+		memcpy(&w, k + i, len - i < 8 ? len - i : 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+typedef struct {
+	uint64_t hash;
+	size_t stmt;
+} hashed_rule;
+
+static int hashed_cmp(const void *a, const void *b)
+{
+	const hashed_rule *x = a, *y = b;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->stmt < y->stmt ? -1 : x->stmt > y->stmt;
+}
+
+/* The rules sorted by the hash of their key, then in statement order: a
+ * rule's twins are next to it, and the keys are never held (a map of
+ * every key was the peak of a large compile's memory:
+ * bench/analysis.md, section 1).  Equal hashes are confirmed on the keys.  */
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 {
 	size_t n = p->nstmts ? p->nstmts : 1;
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
-	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
-	char *kbuf = NULL;
-	size_t kcap = 0;
+	hashed_rule *v = xmalloc(n * sizeof *v);
+	size_t nv = 0;
+	char *kbuf = NULL, *lbuf = NULL;
+	size_t kcap = 0, lcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		(*first)[i] = SIZE_MAX;
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
 		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
-		void **v = sb_strmap_slot(seen, kbuf, len, true);
-		if (*v) {
-			size_t last = (size_t)(uintptr_t)*v - 1;
-			(*first)[i] = (*first)[last];
-			(*later)[last] = true;
-		} else {
-			(*first)[i] = i;
-		}
-		*v = (void *)(uintptr_t)(i + 1);
+		v[nv++] = (hashed_rule){key_hash(kbuf, len), i};
 	}
-	sb_strmap_free(seen);
+	qsort(v, nv, sizeof *v, hashed_cmp);
+	for (size_t g = 0; g < nv;) {
+		size_t end = g + 1;
+		while (end < nv && v[end].hash == v[g].hash)
+			end++;
+		/* in statement order: each rule's twin is the nearest earlier one
+		 * with the same key (almost always the one just before) */
+		for (size_t j = g; j < end; j++) {
+			size_t i = v[j].stmt, last = SIZE_MAX;
+			if (j > g) {
+				size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
+				for (size_t k = j; k-- > g && last == SIZE_MAX;) {
+					size_t ln = rule_key(&p->stmts[v[k].stmt], &lbuf, &lcap);
+					if (ln == len && !memcmp(kbuf, lbuf, len))
+						last = v[k].stmt;
+				}
+			}
+			if (last != SIZE_MAX) {
+				(*first)[i] = (*first)[last];
+				(*later)[last] = true;
+			} else {
+				(*first)[i] = i;
+			}
+		}
+		g = end;
+	}
+	free(v);
 	free(kbuf);
+	free(lbuf);
 }
