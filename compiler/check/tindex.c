@@ -32,7 +32,7 @@ typedef struct tnode {
 	tlist exact;   /* `exactly` places naming this path */
 	tlist below;   /* places strictly below this path */
 	const char *key;        /* domain NUL path (node_key), in the index's arena */
-	uint32_t len, hash;     /* of key */
+	uint32_t len;           /* of key */
 } tnode;
 
 /* Nodes are allocated in blocks, freed together.  */
@@ -44,10 +44,12 @@ typedef struct nblock {
 
 struct sbx_tindex {
 	sb_arena mem;       /* the lists' arrays and the keys: freed at once with the index */
-	/* The nodes by key, open addressing: only a pointer a slot, the key
-	 * and its hash are in the node (a strmap's 32-byte slots and copied
-	 * keys were 12 MB at 100k statements, in the compile's peak).  */
+	/* The nodes by key, open addressing: a slot is the node and 32 bits
+	 * of its key's hash, in two arrays (a probe reads no node unless the
+	 * hash matches); the key is in the node (a strmap's 32-byte slots and
+	 * copied keys were 12 MB at 100k statements, in the compile's peak).  */
 	tnode **table;
+	uint32_t *thash;
 	size_t tcap, tn;    /* tcap: 0 or a power of two */
 	nblock *blocks;
 	bool with_below;
@@ -126,32 +128,47 @@ static tnode *node_new(sbx_tindex *ix)
 	return &ix->blocks->v[ix->blocks->used++];
 }
 
-/* 32 bits of a node key, eight bytes a step.  */
-static uint32_t node_hash(const char *k, size_t len)
+/* 64 bits of a key, eight bytes a step, each word multiplied in and the
+ * result finished as MurmurHash3's fmix64 does, so that keys differing in
+ * their last bytes (paths counting up) differ in the low bits the tables
+ * index by.  */
+static uint64_t key_hash(const char *k, size_t len)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
 	for (size_t i = 0; i < len; i += 8) {
 		uint64_t w = 0;
 		memcpy(&w, k + i, len - i < 8 ? len - i : 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		h = (h << 31) | (h >> 33);
 	}
-	return (uint32_t)h;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static uint32_t node_hash(const char *k, size_t len)
+{
+	return (uint32_t)key_hash(k, len);
 }
 
 /* The slot of key: its node's, or the empty one where it would go.  */
-static tnode **table_slot(tnode **table, size_t cap, const char *key, size_t len, uint32_t h)
+static size_t table_slot(tnode *const *table, const uint32_t *thash, size_t cap, const char *key,
+			 size_t len, uint32_t h)
 {
 	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		tnode *n = table[i];
-		if (!n || (n->hash == h && n->len == len && !memcmp(n->key, key, len)))
-			return &table[i];
+		const tnode *n = table[i];
+		if (!n || (thash[i] == h && n->len == len && !memcmp(n->key, key, len)))
+			return i;
 	}
 }
 
 static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
 {
-	return ix->tcap ? *table_slot(ix->table, ix->tcap, key, len, node_hash(key, len)) : NULL;
+	return ix->tcap ? ix->table[table_slot(ix->table, ix->thash, ix->tcap, key, len,
+					       node_hash(key, len))]
+			: NULL;
 }
 
 /* The node of key[0..len), created with its ancestors (the path part
@@ -159,28 +176,34 @@ static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
 static tnode *node_make(sbx_tindex *ix, const char *key, size_t len, size_t base)
 {
 	uint32_t h = node_hash(key, len);
-	tnode **v = ix->tcap ? table_slot(ix->table, ix->tcap, key, len, h) : NULL;
-	if (v && *v)
-		return *v;
+	size_t at = ix->tcap ? table_slot(ix->table, ix->thash, ix->tcap, key, len, h) : 0;
+	if (ix->tcap && ix->table[at])
+		return ix->table[at];
 	if ((ix->tn + 1) * 4 > ix->tcap * 3) {   /* at most 3/4 full */
 		size_t cap = ix->tcap ? 2 * ix->tcap : 64;
 		tnode **t = xcalloc(cap, sizeof *t);
+		uint32_t *th = xmalloc(cap * sizeof *th);
 		for (size_t i = 0; i < ix->tcap; i++)
-			if (ix->table[i])
-				*table_slot(t, cap, ix->table[i]->key, ix->table[i]->len,
-					    ix->table[i]->hash) = ix->table[i];
+			if (ix->table[i]) {
+				size_t j = table_slot(t, th, cap, ix->table[i]->key, ix->table[i]->len,
+						      ix->thash[i]);
+				t[j] = ix->table[i];
+				th[j] = ix->thash[i];
+			}
 		free(ix->table);
+		free(ix->thash);
 		ix->table = t;
+		ix->thash = th;
 		ix->tcap = cap;
-		v = table_slot(t, cap, key, len, h);
+		at = table_slot(t, th, cap, key, len, h);
 	}
 	if (len > UINT32_MAX)
 		abort();   /* a path of 4 GiB: sbc reads no such policy */
 	tnode *n = node_new(ix);
 	n->key = sb_arena_strndup(&ix->mem, key, len);
 	n->len = (uint32_t)len;
-	n->hash = h;
-	*v = n;
+	ix->table[at] = n;
+	ix->thash[at] = h;
 	ix->tn++;
 	if (len > base) {
 		size_t up = len;
@@ -270,6 +293,7 @@ void sbx_tindex_free(sbx_tindex *ix)
 		free(b);
 	}
 	free(ix->table);
+	free(ix->thash);
 	sb_arena_clear(&ix->mem);
 	free(ix->node_of);
 	free(ix);
@@ -616,43 +640,29 @@ static size_t rule_key(const sbx_stmt *s, char **buf, size_t *cap)
 	return n;
 }
 
-/* 64 bits of a rule key, eight bytes a step: equal keys, equal hashes.  */
-static uint64_t key_hash(const char *k, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-	for (size_t i = 0; i < len; i += 8) {
-		uint64_t w = 0;
-		memcpy(&w, k + i, len - i < 8 ? len - i : 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return h;
-}
-
+/* The rule statements by the hash of their key, open addressing: a slot
+ * is 32 bits of the hash and the last statement with it (+ 1; 0: empty).
+ * Keys are not held (a map of every key was the peak of a large compile's
+ * memory: bench/analysis.md, section 1); a hash match is confirmed on the
+ * key, made again.  */
 typedef struct {
-	uint64_t hash;
-	size_t stmt;
-} hashed_rule;
+	uint32_t hash, last;
+} twin_slot;
 
-static int hashed_cmp(const void *a, const void *b)
-{
-	const hashed_rule *x = a, *y = b;
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->stmt < y->stmt ? -1 : x->stmt > y->stmt;
-}
-
-/* The rules sorted by the hash of their key, then in statement order: a
- * rule's twins are next to it, and the keys are never held (a map of
- * every key was the peak of a large compile's memory:
- * bench/analysis.md, section 1).  Equal hashes are confirmed on the keys.  */
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 {
 	size_t n = p->nstmts ? p->nstmts : 1;
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
-	hashed_rule *v = xmalloc(n * sizeof *v);
-	size_t nv = 0;
+	size_t nrules = 0;
+	for (size_t i = 0; i < p->nstmts; i++)
+		nrules += p->stmts[i].kind == SBX_STMT_RULE;
+	if (p->nstmts >= UINT32_MAX)
+		abort();   /* twin_slot.last; sbc refuses far smaller policies */
+	size_t cap = 16;
+	while (cap < 2 * nrules)   /* at most half full */
+		cap *= 2;
+	twin_slot *t = xcalloc(cap, sizeof *t);
 	char *kbuf = NULL, *lbuf = NULL;
 	size_t kcap = 0, lcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -660,35 +670,28 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
 		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
-		v[nv++] = (hashed_rule){key_hash(kbuf, len), i};
-	}
-	qsort(v, nv, sizeof *v, hashed_cmp);
-	for (size_t g = 0; g < nv;) {
-		size_t end = g + 1;
-		while (end < nv && v[end].hash == v[g].hash)
-			end++;
-		/* in statement order: each rule's twin is the nearest earlier one
-		 * with the same key (almost always the one just before) */
-		for (size_t j = g; j < end; j++) {
-			size_t i = v[j].stmt, last = SIZE_MAX;
-			if (j > g) {
-				size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
-				for (size_t k = j; k-- > g && last == SIZE_MAX;) {
-					size_t ln = rule_key(&p->stmts[v[k].stmt], &lbuf, &lcap);
-					if (ln == len && !memcmp(kbuf, lbuf, len))
-						last = v[k].stmt;
-				}
-			}
-			if (last != SIZE_MAX) {
-				(*first)[i] = (*first)[last];
-				(*later)[last] = true;
-			} else {
+		uint64_t h = key_hash(kbuf, len);
+		uint32_t h32 = (uint32_t)(h >> 32);
+		size_t at = h & (cap - 1);
+		for (;; at = (at + 1) & (cap - 1)) {
+			if (!t[at].last) {
+				t[at] = (twin_slot){h32, (uint32_t)(i + 1)};
 				(*first)[i] = i;
+				break;
 			}
+			if (t[at].hash != h32)
+				continue;
+			size_t last = t[at].last - 1;
+			size_t ln = rule_key(&p->stmts[last], &lbuf, &lcap);
+			if (ln != len || memcmp(kbuf, lbuf, len))
+				continue;
+			(*first)[i] = (*first)[last];
+			(*later)[last] = true;
+			t[at].last = (uint32_t)(i + 1);
+			break;
 		}
-		g = end;
 	}
-	free(v);
+	free(t);
 	free(kbuf);
 	free(lbuf);
 }
