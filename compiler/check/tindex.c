@@ -649,20 +649,21 @@ typedef struct {
 	uint32_t hash, last;
 } twin_slot;
 
+/* How far ahead the twins' loop asks for the slot it will probe: a large
+ * policy's table is megabytes, and each rule's slot is a miss otherwise.  */
+enum { TWIN_AHEAD = 16 };
+
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 {
 	size_t n = p->nstmts ? p->nstmts : 1;
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
-	size_t nrules = 0;
-	for (size_t i = 0; i < p->nstmts; i++)
-		nrules += p->stmts[i].kind == SBX_STMT_RULE;
 	if (p->nstmts >= UINT32_MAX)
 		abort();   /* twin_slot.last; sbc refuses far smaller policies */
-	size_t cap = 16;
-	while (cap < 2 * nrules)   /* at most half full */
-		cap *= 2;
-	twin_slot *t = xcalloc(cap, sizeof *t);
+	/* the rules and their keys' hashes, in statement order */
+	uint32_t *rule = xmalloc(n * sizeof *rule);
+	uint64_t *hash = xmalloc(n * sizeof *hash);
+	size_t nrules = 0;
 	char *kbuf = NULL, *lbuf = NULL;
 	size_t kcap = 0, lcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -670,10 +671,20 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
 		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
-		uint64_t h = key_hash(kbuf, len);
-		uint32_t h32 = (uint32_t)(h >> 32);
-		size_t at = h & (cap - 1);
-		for (;; at = (at + 1) & (cap - 1)) {
+		rule[nrules] = (uint32_t)i;
+		hash[nrules++] = key_hash(kbuf, len);
+	}
+	size_t cap = 16;
+	while (cap < 2 * nrules)   /* at most half full */
+		cap *= 2;
+	twin_slot *t = xcalloc(cap, sizeof *t);
+	for (size_t r = 0; r < nrules; r++) {
+		if (r + TWIN_AHEAD < nrules)
+			__builtin_prefetch(&t[hash[r + TWIN_AHEAD] & (cap - 1)], 1);
+		size_t i = rule[r], len = 0;
+		bool have_key = false;
+		uint32_t h32 = (uint32_t)(hash[r] >> 32);
+		for (size_t at = hash[r] & (cap - 1);; at = (at + 1) & (cap - 1)) {
 			if (!t[at].last) {
 				t[at] = (twin_slot){h32, (uint32_t)(i + 1)};
 				(*first)[i] = i;
@@ -681,6 +692,10 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 			}
 			if (t[at].hash != h32)
 				continue;
+			if (!have_key) {
+				len = rule_key(&p->stmts[i], &kbuf, &kcap);
+				have_key = true;
+			}
 			size_t last = t[at].last - 1;
 			size_t ln = rule_key(&p->stmts[last], &lbuf, &lcap);
 			if (ln != len || memcmp(kbuf, lbuf, len))
@@ -692,6 +707,8 @@ void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 		}
 	}
 	free(t);
+	free(rule);
+	free(hash);
 	free(kbuf);
 	free(lbuf);
 }
