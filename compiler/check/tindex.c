@@ -63,7 +63,14 @@ struct sbx_tindex {
 	const sbx_place *all;
 	size_t nall;
 	tnode **node_of;
+	/* While the index is built: the hash of each place's node key, made
+	 * first so that the table slot of a place some way ahead can be asked
+	 * for (each new node's slot is a cache miss on a large policy).  */
+	uint32_t *place_hash;
 };
+
+/* How many places ahead sbx_tindex_new asks for a slot.  */
+enum { NODE_AHEAD = 16 };
 
 /* Count one entry to come (the first pass), or add it (the second, into
  * the array sized by the count).  */
@@ -173,9 +180,18 @@ static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
 
 /* The node of key[0..len), created with its ancestors (the path part
  * starts at `base`).  */
+static tnode *node_make_hashed(sbx_tindex *ix, const char *key, size_t len, size_t base,
+			       uint32_t h);
+
 static tnode *node_make(sbx_tindex *ix, const char *key, size_t len, size_t base)
 {
-	uint32_t h = node_hash(key, len);
+	return node_make_hashed(ix, key, len, base, node_hash(key, len));
+}
+
+/* node_make with the key's hash known.  */
+static tnode *node_make_hashed(sbx_tindex *ix, const char *key, size_t len, size_t base,
+			       uint32_t h)
+{
 	size_t at = ix->tcap ? table_slot(ix->table, ix->thash, ix->tcap, key, len, h) : 0;
 	if (ix->tcap && ix->table[at])
 		return ix->table[at];
@@ -231,13 +247,19 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 		push(&ix->any, k, s, counting);
 		return;
 	}
-	tnode *n = ix->node_of[pl - ix->all];
+	size_t at = (size_t)(pl - ix->all);
+	tnode *n = ix->node_of[at];
 	if (!n) {
+		if (at + NODE_AHEAD < ix->nall && ix->tcap) {
+			size_t slot = ix->place_hash[at + NODE_AHEAD] & (ix->tcap - 1);
+			__builtin_prefetch(&ix->table[slot], 1);
+			__builtin_prefetch(&ix->thash[slot], 1);
+		}
 		size_t full, base;
 		char buf[512];
 		char *key = node_key(pl, &full, &base, buf, sizeof buf);
-		n = node_make(ix, key, full, base);
-		ix->node_of[pl - ix->all] = n;
+		n = node_make_hashed(ix, key, full, base, ix->place_hash[at]);
+		ix->node_of[at] = n;
 		if (key != buf)
 			free(key);
 	}
@@ -258,6 +280,24 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 		if (pp->of[k])
 			ix->nall = (size_t)(pp->of[k] - pp->all) + pp->count[k];
 	ix->node_of = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->node_of);
+	ix->place_hash = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->place_hash);
+	for (size_t j = 0; j < ix->nall; j++) {
+		if (!comparable_kind(&ix->all[j]))
+			continue;
+		size_t full, base;
+		char buf[512];
+		char *key = node_key(&ix->all[j], &full, &base, buf, sizeof buf);
+		ix->place_hash[j] = node_hash(key, full);
+		if (key != buf)
+			free(key);
+	}
+	/* the table at the size the places' own nodes need, so that it
+	 * rarely grows while the slots asked for ahead are in it */
+	ix->tcap = 64;
+	while (ix->tcap * 3 < ix->nall * 4)
+		ix->tcap *= 2;
+	ix->table = xcalloc(ix->tcap, sizeof *ix->table);
+	ix->thash = xmalloc(ix->tcap * sizeof *ix->thash);
 	if (p->nstmts > UINT32_MAX)
 		abort();   /* entry.k; sbc refuses far smaller policies */
 	/* Count, size every list exactly, fill: lists that grew by doubling
@@ -278,6 +318,8 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 				}
 		}
 	}
+	free(ix->place_hash);
+	ix->place_hash = NULL;
 	char root[2] = {'A', '\0'};
 	ix->abs_root = node_find(ix, root, 2);
 	return ix;
