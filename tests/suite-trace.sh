@@ -188,6 +188,7 @@ if [ -z "$eff_abi" ]; then
 	fail "truncation: no effective ABI in sbrun --plan: $(head -2 <<<"$plan")"
 elif [ "$eff_abi" -ge 3 ]; then
 	if [ "$got" = "path-out EACCES open-out EACCES path-ws ok ftrunc-ws ok " ] &&
+		! contains "$err" "not observed: truncate" &&
 		[ "$(count "$err" "sandbox: denied write $OUTSIDE/ro.txt — omp.sbx:16 \"deny write\"; to allow: OMP_SANDBOX_EXTRA_WRITE=")" = 1 ] &&
 		[ "$(denials | wc -l)" = 1 ] && [ "$(cat "$OUTSIDE/ro.txt")" = keep ]; then
 		pass "truncation at ABI $eff_abi: refused outside the roots (EACCES), reported once with line 16; the workspace file truncates"
@@ -195,8 +196,9 @@ elif [ "$eff_abi" -ge 3 ]; then
 else
 	# the guard's refusals are the kernel filter's, traced too (issue 25): not seen
 	if [ "$got" = "path-out EPERM open-out EPERM path-ws EPERM ftrunc-ws ok " ] &&
-		[ "$(denials | wc -l)" = 0 ] && [ "$(cat "$OUTSIDE/ro.txt")" = keep ]; then
-		pass "truncation at ABI $eff_abi: the guard refuses in the kernel (EPERM), traced too, unreported; ftruncate of a file opened for writing works"
+		[ "$(denials | wc -l)" = 0 ] && [ "$(cat "$OUTSIDE/ro.txt")" = keep ] &&
+		contains "$err" "not observed: truncate(2) and O_TRUNC opens not for writing"; then
+		pass "truncation at ABI $eff_abi: the guard refuses in the kernel (EPERM), traced too, unreported (the summary says so); ftruncate of a file opened for writing works"
 	else fail "truncation at ABI $eff_abi: $got; $(denials) ${err:0:400}"; fi
 	run -- --learn "$T/trunc.sbx" /usr/bin/python3 -c "$trunc_py"
 	if ! grep -q '^allow' "$T/trunc.sbx"; then
@@ -225,7 +227,10 @@ l = [o for o in d if o["access"] == "list"][0]
 assert l["fix"].startswith("the policy statement `allow read exactly home;`"), l
 assert l["sensitive"] is None, l
 assert s[0]["denied"] == 2 and s[0]["distinct"] == 2, s
-' <"$T/trace.json" 2>"$T/py"; then pass "--trace-format json: one object a line, policy line, fix, summary"
+u = s[0]["unobserved"]
+assert isinstance(u, list) and not any(x.startswith("socket()") for x in u), s
+assert any(x.startswith("stat() of paths the masks hide") for x in u), s
+' <"$T/trace.json" 2>"$T/py"; then pass "--trace-format json: one object a line, policy line, fix, summary (with what was not observed)"
 else fail "json: $(cat "$T/py") $(head -c 600 "$T/trace.json")"; fi
 
 # ---- trace to a file ----
@@ -395,8 +400,10 @@ for gate in auto off; do
 		contains "$traced" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24" &&
 		contains "$traced" "sandbox: denied read $H/.gitconfig$HID — omp.sbx:24" &&
 		! contains "$traced" "$H/.npmrc" && ! contains "$traced" "$H/.ssh/none" &&
-		contains "$stat_traced" "sandbox: denied read $H/.npmrc$HID — omp.sbx:24"; then
-		pass "traced (gate $gate) fails as untraced (ENOENT, same output); open and access(2) are reported as hidden, stat() with --trace-stat, a name that exists nowhere is not"
+		contains "$stat_traced" "sandbox: denied read $H/.npmrc$HID — omp.sbx:24" &&
+		contains "$traced" "not observed: stat() of paths the masks hide" &&
+		! contains "$stat_traced" "not observed: stat()"; then
+		pass "traced (gate $gate) fails as untraced (ENOENT, same output); open and access(2) are reported as hidden, stat() with --trace-stat (without it the summary says stat() is not observed), a name that exists nowhere is not"
 	else fail "masks traced (gate $gate): plain=[${plain:0:300}] traced=[$(grep -v tamper <<<"$traced" | head -6)] stat=[$(grep npmrc <<<"$stat_traced")]"; fi
 done
 out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
@@ -419,8 +426,9 @@ except PermissionError: print("refused")' 2>"$T/err")
 err=$(cat "$T/err")
 # The refusal is the kernel filter's, traced too (issue 25: a process that
 # outlives the supervisor gets the same EPERM), so the trace does not see it.
-if [ "$out" = refused ] && ! contains "$err" "sandbox: denied network"; then
-	pass "network off: the socket is refused by the kernel filter (EPERM), traced too; not reported"
+if [ "$out" = refused ] && ! contains "$err" "sandbox: denied network" &&
+	contains "$err" "sandbox:   not observed: socket() calls: the policy denies the network"; then
+	pass "network off: the socket is refused by the kernel filter (EPERM), traced too; not reported, and the summary says sockets are not observed"
 else fail "network: out=$out err=$(grep -v tamper <<<"$err" | head -c 600)"; fi
 
 # ---- egress by host name: a request the proxy refuses ----

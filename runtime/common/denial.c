@@ -45,6 +45,8 @@ struct sb_tracer {
 	struct timespec last;
 	sb_strmap *sources;        /* included policy file -> its text (owned) */
 	sb_eval *ev;               /* decides for cfg.bound, NULL without one */
+	const char *unobserved[SB_TRACER_MAX_UNOBSERVED];
+	size_t nunobserved;
 };
 
 static const char *const words[SB_ACC__COUNT] = {
@@ -752,6 +754,12 @@ sb_tracer_counts sb_tracer_counts_get(const sb_tracer *t)
 	return t->counts;
 }
 
+void sb_tracer_unobserved(sb_tracer *t, const char *what)
+{
+	if (t->nunobserved < SB_TRACER_MAX_UNOBSERVED)
+		t->unobserved[t->nunobserved++] = what;
+}
+
 void sb_tracer_summary(sb_tracer *t, int status)
 {
 	FILE *f = t->cfg.out;
@@ -760,8 +768,14 @@ void sb_tracer_summary(sb_tracer *t, int status)
 	const sb_tracer_counts *c = &t->counts;
 	if (t->cfg.json) {
 		fprintf(f, "{\"event\":\"summary\",\"status\":%d,\"denied\":%zu,\"distinct\":%zu,"
-			   "\"reported\":%zu,\"suppressed\":%zu,\"unreadable\":%zu}\n",
+			   "\"reported\":%zu,\"suppressed\":%zu,\"unreadable\":%zu,\"unobserved\":[",
 			status, c->denied, c->distinct, c->reported, c->suppressed, c->lost);
+		for (size_t i = 0; i < t->nunobserved; i++) {
+			if (i)
+				fputc(',', f);
+			put_json(f, t->unobserved[i]);
+		}
+		fputs("]}\n", f);
 	} else {
 		fprintf(f, "sandbox: trace summary: %zu denied access%s (%zu distinct), exit status %d",
 			c->denied, c->denied == 1 ? "" : "es", c->distinct, status);
@@ -787,6 +801,8 @@ void sb_tracer_summary(sb_tracer *t, int status)
 		}
 		if (t->n > 20)
 			fprintf(f, "sandbox:   ... and %zu more\n", t->n - 20);
+		for (size_t i = 0; i < t->nunobserved; i++)
+			fprintf(f, "sandbox:   not observed: %s\n", t->unobserved[i]);
 	}
 	fflush(f);
 }

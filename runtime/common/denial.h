@@ -95,6 +95,13 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d);
  * path): counted, shown in the summary.  */
 void sb_tracer_lost(sb_tracer *t, size_t n);
 
+/* Something this trace cannot see (a static phrase, e.g. calls a kernel
+ * filter refuses before any notification): named in the summary, so a
+ * report with no denials is not read as "nothing was refused".  At most
+ * SB_TRACER_MAX_UNOBSERVED; later ones are dropped.  */
+#define SB_TRACER_MAX_UNOBSERVED 4
+void sb_tracer_unobserved(sb_tracer *t, const char *what);
+
 /* The summary line(s) at exit.  */
 void sb_tracer_summary(sb_tracer *t, int status);
 

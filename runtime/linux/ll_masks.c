@@ -360,7 +360,10 @@ void sb_ll_masks_gate_inodes(const sb_ll_masks *m, sb_gate_inode **out, size_t *
 	for (size_t i = 0; i < m->n; i++) {
 		const sb_ll_mask *g = &m->v[i];
 		struct stat st;
-		if (g->kind != SB_MASK_GATE || lstat(g->path, &st) < 0)
+		/* absent when planned (dev and ino 0, sb_ll_masks_plan): nothing
+		 * of the sandbox runs yet to have made it since, and the gate
+		 * refuses its creation by name */
+		if (g->kind != SB_MASK_GATE || (!g->dev && !g->ino) || lstat(g->path, &st) < 0)
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 			push_inode(out, n, &st);

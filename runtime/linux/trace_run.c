@@ -53,6 +53,30 @@ static int serve_trace(void *ctx)
 	return sb_trace_notifier_serve(ctx);
 }
 
+/* The refusals a kernel filter makes before any notification (issue 25:
+ * the trace observes, it never decides), and the probes left out by
+ * default, are named in the summary: an empty report must not read as
+ * "nothing was refused".  docs/trace.md, "What the trace guarantees".  */
+static void say_unobserved(sb_tracer *t, const sb_ll_plan *plan, const sb_linux_opts *o,
+			   bool trunc_guard)
+{
+	if (plan->net_block)
+		sb_tracer_unobserved(t, "socket() calls: the policy denies the network, and the "
+					"kernel filter refuses them (EPERM) before the trace sees them");
+	else if (plan->unix_block || o->egress)
+		sb_tracer_unobserved(t, "UNIX-domain socket() calls: the kernel filter refuses "
+					"them (EPERM) before the trace sees them");
+	if (trunc_guard)
+		sb_tracer_unobserved(t, "truncate(2) and O_TRUNC opens not for writing: below "
+					"Landlock ABI 3 the kernel filter refuses them (EPERM)");
+	bool hides = false;
+	for (size_t i = 0; i < plan->masks.n && !hides; i++)
+		hides = plan->masks.v[i].kind == SB_MASK_HIDE;
+	if (hides && !o->trace_stat)
+		sb_tracer_unobserved(t, "stat() of paths the masks hide (they look absent); "
+					"--trace-stat or OMP_SANDBOX_TRACE_STAT=1 reports them");
+}
+
 int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const char *path,
 			 char *const argv[], char *const envp[], sb_tracer *t,
 			 int (*exit_status_of)(int), sb_diag *d)
@@ -68,6 +92,7 @@ int sb_linux_exec_traced(const sb_ll_plan *plan, const sb_linux_opts *o, const c
 		handled = ai.fs_mask;
 		trunc_guard = sb_seccomp_truncate_guard_needed(&ai);
 	}
+	say_unobserved(t, plan, o, trunc_guard);
 	int sv[2], ev[2] = { -1, -1 };
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    (o->egress && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, ev) < 0)) {
