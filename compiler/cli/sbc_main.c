@@ -141,7 +141,7 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 	 * profile of a large policy is never whole in memory (with --check it
 	 * is emitted too, for the refusals, and dropped).  */
 	const char *out = o->check ? NULL : o->out ? o->out : "-";
-	sb_sbpl_stream *w = sb_sbpl_stream_new(out);
+	sb_sbpl_stream *w = sb_sbpl_stream_new(out, getenv("TMPDIR"));
 	sbx_rule_sink sink = {w, put_rule};
 	sb_profile *prof = sbx_lower_stream(pol, &o->defs, d, &sink);
 	sbx_policy_free(pol);

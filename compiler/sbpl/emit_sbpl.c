@@ -618,9 +618,10 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 
 /* The rules of a stream go to a temporary file, unnamed, in the directory
  * of the output (where the output's own temporary file goes, so the copy
- * can stay in one file system) or, for stdout and devices, TMPDIR; the
- * header, which needs every rule's params, is written before them at the
- * end.  Rules pass through the buffer in runs of this size.  */
+ * can stay in one file system) or, for stdout and devices, the caller's
+ * temporary directory; the header, which needs every rule's params, is
+ * written before them at the end.  Rules pass through the buffer in runs
+ * of this size.  */
 enum { STREAM_RUN = 256u << 10 };
 
 struct sb_sbpl_stream {
@@ -631,13 +632,12 @@ struct sb_sbpl_stream {
 	int body_errno;     /* a write to it failed: finish fails with this */
 };
 
-static int body_open(const char *path)
+static int body_open(const char *path, const char *tmpdir)
 {
 	struct stat st;
 	char *dir;
 	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
-		const char *t = getenv("TMPDIR");
-		dir = xstrdup(t && t[0] == '/' ? t : "/tmp");
+		dir = xstrdup(tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
 	} else {
 		const char *slash = strrchr(path, '/');
 		dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
@@ -657,11 +657,11 @@ static int body_open(const char *path)
 	return fd;   /* -1: the rules stay in memory, as sb_emit_sbpl holds them */
 }
 
-sb_sbpl_stream *sb_sbpl_stream_new(const char *path)
+sb_sbpl_stream *sb_sbpl_stream_new(const char *path, const char *tmpdir)
 {
 	sb_sbpl_stream *s = xcalloc(1, sizeof *s);
 	s->path = path;
-	s->body = path ? body_open(path) : -1;
+	s->body = path ? body_open(path, tmpdir) : -1;
 	return s;
 }
 

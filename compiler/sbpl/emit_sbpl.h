@@ -49,7 +49,9 @@ int sb_write_atomic(const char *path, const char *data, size_t len);
  * only the refusals count).  A refusal is reported by finish, as
  * sb_emit_sbpl reports it.  */
 typedef struct sb_sbpl_stream sb_sbpl_stream;
-sb_sbpl_stream *sb_sbpl_stream_new(const char *path);
+/* `tmpdir`: where the rules' file goes when `path` is stdout ("-") or
+ * not a regular file (the caller's TMPDIR; NULL or relative: /tmp).  */
+sb_sbpl_stream *sb_sbpl_stream_new(const char *path, const char *tmpdir);
 void sb_sbpl_stream_rule(sb_sbpl_stream *s, const sb_rule *r);
 /* `p`: the profile around the rules (launch params, header, egress; its
  * own rules are not written).  Returns 0; 1 when a string was refused

@@ -58,7 +58,7 @@ static int stream_compile(const char *text, const sbx_defines *defs, const char 
 {
 	fe_run r = fe_parse(text);
 	cr_assert(not(eq(ptr, r.pol, NULL)), "%s", r.diag);
-	sb_sbpl_stream *w = sb_sbpl_stream_new(out);
+	sb_sbpl_stream *w = sb_sbpl_stream_new(out, NULL);
 	sbx_rule_sink sink = {w, put_rule};
 	sb_profile *prof = sbx_lower_stream(r.pol, defs, r.d, &sink);
 	int rc = prof ? sb_sbpl_stream_finish(w, prof, r.d) : 2;
@@ -172,7 +172,7 @@ Test(emit_stream, refused_string_writes_nothing)
 	fe_run r;
 	fe_open(&r);
 	sb_profile *p = sb_profile_new();
-	sb_sbpl_stream *w = sb_sbpl_stream_new(out);
+	sb_sbpl_stream *w = sb_sbpl_stream_new(out, NULL);
 	sb_rule *ok = sb_rule_new(SB_ALLOW, (sb_loc){0});
 	sb_rule_add_op(ok, SB_OP_FILE_READ, NULL);
 	sb_rule_add_filter(ok, sb_filter_path(SB_F_SUBPATH, sb_str_lit("/a"), (sb_loc){0}));
