@@ -135,12 +135,11 @@ $(B)/gen/omp.sb: examples/omp.sbx $(wildcard examples/tools/*.sbx examples/prote
 $(B)/gen/omp-allowlist.sb: examples/omp-allowlist.sbx $(B)/gen/omp.sb $(B)/bin/sbc
 	@mkdir -p $(@D)
 	$(Q)$(B)/bin/sbc -o $@ $<
-# the default profile and the allowlist variant (OMP_SANDBOX_NETWORK=allowlist),
-# and the default policy's source (the denial trace quotes its statements)
-$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/gen/omp-allowlist.sb examples/omp.sbx $(B)/bin/embed
+# the default profile and the allowlist variant (OMP_SANDBOX_NETWORK=allowlist);
+# the denial trace quotes statements from the profiles' data form
+$(B)/gen/default_profile.c: $(B)/gen/omp.sb $(B)/gen/omp-allowlist.sb $(B)/bin/embed
 	$(Q){ $(B)/bin/embed sb_default_profile $(B)/gen/omp.sb && \
-	      $(B)/bin/embed sb_allowlist_profile $(B)/gen/omp-allowlist.sb | grep -v '^#include' && \
-	      $(B)/bin/embed sb_default_policy examples/omp.sbx | grep -v '^#include'; } > $@.tmp && mv $@.tmp $@
+	      $(B)/bin/embed sb_allowlist_profile $(B)/gen/omp-allowlist.sb | grep -v '^#include'; } > $@.tmp && mv $@.tmp $@
 $(B)/obj/gen/default_profile.o: $(B)/gen/default_profile.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

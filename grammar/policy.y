@@ -97,15 +97,18 @@ policy
 	;
 
 stmt
-	: "default" action ";"            { sbx_ctx_default(ctx, (sb_action)$2, @1); }
-	| "network" "on" ";"              { sbx_ctx_network(ctx, true, @1); }
-	| "network" "off" ";"             { sbx_ctx_network(ctx, false, @1); }
-	| "network" action hosts ";"      { sbx_ctx_hosts(ctx, (sb_action)$2, $3, @1); }
+	: "default" action ";"            { sbx_ctx_span(ctx, @$);
+	                                    sbx_ctx_default(ctx, (sb_action)$2, @1); }
+	| "network" "on" ";"              { sbx_ctx_span(ctx, @$); sbx_ctx_network(ctx, true, @1); }
+	| "network" "off" ";"             { sbx_ctx_span(ctx, @$); sbx_ctx_network(ctx, false, @1); }
+	| "network" action hosts ";"      { sbx_ctx_span(ctx, @$);
+	                                    sbx_ctx_hosts(ctx, (sb_action)$2, $3, @1); }
 	| "include" STRING ";"            { sbx_ctx_include(ctx, $2, @2); }
-	| "list" VARPATH ";"              { sbx_ctx_list(ctx, $2, @2); }
+	| "list" VARPATH ";"              { sbx_ctx_span(ctx, @$); sbx_ctx_list(ctx, $2, @2); }
 	| "preset" STRING ";"             { sbx_ctx_preset(ctx, $2, @2); }
 	| opt_action accesses opt_targets opt_ack ";"
-	                                  { sbx_ctx_rule(ctx, (sb_action)$1, $2, $3, $4, @$); }
+	                                  { sbx_ctx_span(ctx, @$);
+	                                    sbx_ctx_rule(ctx, (sb_action)$1, $2, $3, $4, @$); }
 	| error ";"                       { yyerrok; }
 	;
 

@@ -67,7 +67,8 @@ network allow "api.anthropic.com" "*.githubusercontent.com" "registry.npmjs.org:
 network deny "evil.githubusercontent.com";
 EOF
 "$sbc" -o "$tmp/p.sb" "$tmp/p.sbx" 2>/dev/null || failed "compile p.sbx"
-tail -12 "$tmp/p.sb" | head -11 >"$tmp/tail"
+# (the origin table follows the egress list: compiler/sbpl/emit_sbpl.h, "Data")
+sed -n '/^; where each rule comes from/q;p' "$tmp/p.sb" | tail -12 | head -11 >"$tmp/tail"
 cat >"$tmp/want" <<'EOF'
 (deny network*)
 ; p.sbx:6
@@ -85,6 +86,12 @@ if diff <(head -11 "$tmp/want") "$tmp/tail" >/dev/null; then
 	pass "SBPL: (deny network*), only (remote ip (param \"EGRESS_PROXY\")) allowed, the list as data (unverified on macOS)"
 else
 	failed "SBPL tail differs: $(diff <(head -11 "$tmp/want") "$tmp/tail")"
+fi
+if grep -qF '    (list "p.sbx" 5 1 "network allow \"api.anthropic.com\" \"*.githubusercontent.com\" \"registry.npmjs.org:443\";")' "$tmp/p.sb" &&
+	grep -A1 -F '(define sbx-egress-origins (list' "$tmp/p.sb" | grep -qF '"4 6 6 6 5"'; then
+	pass "SBPL: each host rule's statement (file, line, column, text) travels in the origin table"
+else
+	failed "SBPL origin table: $(sed -n '/^(define sbx-origins/,$p' "$tmp/p.sb")"
 fi
 grep -q "^(allow network\*)" "$tmp/p.sb" && failed "an unfiltered network allow survived" ||
 	pass "SBPL: no unfiltered network allow remains"

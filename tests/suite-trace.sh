@@ -306,6 +306,36 @@ if "$SBC" -o "$POL/session.sb" "$POL/session.sbx" 2>"$T/chk"; then
 	else fail "learn: rerun rc=$rc: $(denials) $(grep -v tamper <<<"$err" | head -5)"; fi
 else fail "learn: the learned policy does not compile: $(cat "$T/chk")"; fi
 
+# ---- learn writes .sbx through one writer (compiler/common/sbx_text.h):
+# paths with a blank, a quote, a backslash, ';' and '#', non-ASCII bytes and
+# "$HOME"-like text are written so the fragment parses back to them ----
+odd=("$OUTSIDE/sp ace" "$OUTSIDE/quo\"te" "$OUTSIDE/back\\slash" "$OUTSIDE/semi;co#lon"
+	"$OUTSIDE/caf$(printf '\303\251')" "$OUTSIDE/\$HOME" "$OUTSIDE/~x")
+oddfiles=()
+for d in "${odd[@]}"; do mkdir -p "$d" && echo old >"$d/f" && oddfiles+=("$d/f"); done
+[ "$who" = "uid 65534" ] && chown -R 65534:65534 "$OUTSIDE" 2>/dev/null
+odd_session=(/usr/bin/python3 -c "
+import sys
+for p in sys.argv[1:]:
+    try: open(p, 'a').write('new\\n')
+    except PermissionError: pass" "${oddfiles[@]}")
+run OMP_SANDBOX_TRACE=1 -- --learn "$POL/odd.sbx" "${odd_session[@]}"
+printf 'include "omp.sbx";\ninclude "odd.sbx";\n' >"$POL/odd-session.sbx"
+nodd=$(grep -c '^allow ' "$POL/odd.sbx" 2>/dev/null)
+if [ "$nodd" = "${#oddfiles[@]}" ] && "$SBC" --check "$POL/odd-session.sbx" >"$T/chk" 2>&1 &&
+	"$SBC" -o "$POL/odd-session.sb" "$POL/odd-session.sbx" 2>>"$T/chk"; then
+	pass "learn: ${#oddfiles[@]} grants for paths with blanks, quotes, backslashes, ';', '#', non-ASCII, \$HOME and ~ pass sbc --check"
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		"$SBRUN" --trace "$POL/odd-session.sb" "${odd_session[@]}" 2>"$T/err")
+	err=$(cat "$T/err")
+	nnew=0
+	for f in "${oddfiles[@]}"; do [ "$(tail -n 1 "$f")" = new ] && nnew=$((nnew + 1)); done
+	if [ -z "$(denials)" ] && [ "$nnew" = "${#oddfiles[@]}" ]; then
+		pass "learn: under the learned grants each of those files is written, none denied"
+	else fail "learn odd paths: rerun wrote $nnew of ${#oddfiles[@]}: $(denials | head -3)"; fi
+else fail "learn odd paths: $nodd grants: $(grep -v '^#' "$POL/odd.sbx" 2>/dev/null) / $(cat "$T/chk")"; fi
+rm -rf "${odd[@]}"
+
 # ---- learn: never wider than the denial; a walked repository in one round;
 # no `network on` for a refused local socket ----
 mkdir -p "$H/.cache/pip" "$H/repos"
@@ -377,7 +407,7 @@ out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8
 	"$SBRUN" --trace "$POL/list.sb" cat "$H/.ssh/id_rsa" 2>"$T/err")
 err=$(cat "$T/err")
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
-	pass "sbrun: the statement is quoted from the included policy file beside the profile"
+	pass "sbrun: the statement of an included policy file is quoted from the profile's data form"
 else fail "included quote: $(grep -v tamper <<<"$err" | head -5)"; fi
 # Traced, the denied path fails as untraced (looks absent, ENOENT), and the
 # tracer still reports it, from an open and from an access(2) probe (git's
@@ -412,6 +442,38 @@ err=$(cat "$T/err")
 if contains "$err" "sandbox: denied read $H/.ssh/id_rsa$HID — omp.sbx:24 \"deny read home\"; to allow: OMP_SANDBOX_EXTRA_READ="; then
 	pass "sbrun POLICY.sbx: the statement is quoted from the policy compiled in memory"
 else fail "sbx quote: $(grep -v tamper <<<"$err" | head -5)"; fi
+
+# The statement comes with the profile (compiler/ir/origin.h, the data form
+# of compiler/sbpl/emit_sbpl.h): nothing is read from a policy at launch.  A
+# policy of more than 1 MiB (the old reader's silent cap) ending in a
+# multi-line statement, compiled, then removed: the trace still quotes it.
+{
+	printf 'include "omp.sbx";\n'
+	for i in $(seq 12000); do printf '# %0100d\n' "$i"; done
+	printf 'deny read\n    ~/.npmrc   # two lines\n    ~/.netrc;\n'
+} >"$POL/big.sbx"
+bigline=$(grep -n '^deny read$' "$POL/big.sbx" | cut -d: -f1)
+mkdir -p "$T/alone"
+if [ "$(stat -c %s "$POL/big.sbx")" -gt 1048576 ] && "$SBC" -o "$T/alone/big.sb" "$POL/big.sbx" 2>"$T/chk"; then
+	rm -f "$POL/big.sbx"
+	echo npmrc >"$H/.npmrc"
+	out=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		"$SBRUN" --trace "$T/alone/big.sb" cat "$H/.npmrc" 2>"$T/err")
+	err=$(cat "$T/err")
+	outj=$(cd "$WS" && /usr/bin/env -i PATH="$PATHS" HOME="$H" TERM=dumb LANG=C.UTF-8 OMP_SANDBOX_TOOLS=none \
+		"$SBRUN" --trace --trace-format=json "$T/alone/big.sb" cat "$H/.npmrc" 2>&1 >/dev/null)
+	rm -f "$H/.npmrc"
+	if contains "$err" "sandbox: denied read $H/.npmrc$HID — big.sbx:$bigline \"deny read ...\"; to allow: " &&
+		python3 -c "
+import json, sys
+for l in sys.stdin:
+    if l.startswith('{') and json.loads(l).get('path') == '$H/.npmrc':
+        assert json.loads(l)['policy'] == {'file': 'big.sbx', 'line': $bigline, 'statement': 'deny read ...'}, l
+        sys.exit(0)
+sys.exit(1)" <<<"$outj"; then
+		pass "a statement of a policy over 1 MiB, on three lines, is quoted (text and JSON) with the policy gone"
+	else fail "big policy quote: $(grep -v tamper <<<"$err" | head -3) / $(grep npmrc <<<"$outj")"; fi
+else fail "big policy: $(cat "$T/chk")"; fi
 rm -f "$OUTSIDE/learned.txt"
 
 # ---- network denial (network off) ----

@@ -169,8 +169,8 @@ static void rule_line_text(FILE *f, const char *side, sb_decision_kind k, const 
 		fprintf(f, " at %s:%d", r->loc.file, r->loc.line);
 	if (r->call_name && r->call_loc.line)
 		fprintf(f, " (in %s, called at %s:%d)", r->call_name, r->call_loc.file, r->call_loc.line);
-	if (r->src_file)
-		fprintf(f, " (policy %s:%d)", r->src_file, r->src_line);
+	if (r->origin)
+		fprintf(f, " (policy %s:%d)", r->origin->file, r->origin->line);
 	fputc('\n', f);
 }
 
@@ -186,11 +186,11 @@ static void rule_json(FILE *f, sb_decision_kind k, const sb_rule *r)
 		fputs(",\"file\":", f);
 		sb_json_string(f, r->loc.file);
 		fprintf(f, ",\"line\":%d,\"policy_file\":", r->loc.line);
-		if (r->src_file)
-			sb_json_string(f, r->src_file);
+		if (r->origin)
+			sb_json_string(f, r->origin->file);
 		else
 			fputs("null", f);
-		fprintf(f, ",\"policy_line\":%d,\"call\":", r->src_line);
+		fprintf(f, ",\"policy_line\":%d,\"call\":", r->origin ? r->origin->line : 0);
 		if (r->call_name && r->call_loc.line) {
 			fputs("{\"name\":", f);
 			sb_json_string(f, r->call_name);

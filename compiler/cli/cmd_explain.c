@@ -149,10 +149,10 @@ static void print_rule_json(FILE *f, const sb_rule *r)
 		fputs("null", f);
 	}
 	fputs(",\"policy\":", f);
-	if (r->src_file) {
+	if (r->origin) {
 		fputs("{\"file\":", f);
-		sb_json_string(f, r->src_file);
-		fprintf(f, ",\"line\":%d}", r->src_line);
+		sb_json_string(f, r->origin->file);
+		fprintf(f, ",\"line\":%d}", r->origin->line);
 	} else {
 		fputs("null", f);
 	}
@@ -235,8 +235,8 @@ static void print_rule_text(FILE *f, const char *label, const sb_rule *r, sb_op 
 			r->call_loc.file, r->call_loc.line, r->call_loc.col);
 	else if (r->loc.file && r->loc.line)
 		fprintf(f, "  at: %s:%d:%d\n", r->loc.file, r->loc.line, r->loc.col);
-	if (r->src_file)
-		fprintf(f, "  policy: %s:%d\n", r->src_file, r->src_line);
+	if (r->origin)
+		fprintf(f, "  policy: %s:%d\n", r->origin->file, r->origin->line);
 }
 
 /* The symlink a path goes through (/tmp, /var, /etc), or NULL.  */
@@ -256,8 +256,8 @@ static void print_link_text(FILE *f, const char *link, const char *seen, const s
 		char *t = sb_sbpl_rule_text(ld->rule);
 		fprintf(f, " by %s", t);
 		free(t);
-		if (ld->rule->src_file)
-			fprintf(f, " (policy %s:%d)", ld->rule->src_file, ld->rule->src_line);
+		if (ld->rule->origin)
+			fprintf(f, " (policy %s:%d)", ld->rule->origin->file, ld->rule->origin->line);
 	}
 	if (ld->kind != SB_DEC_ALLOW)
 		fputs("; access through this spelling may fail on a Mac", f);
@@ -273,7 +273,7 @@ static void print_protect(FILE *f, const sb_decision *d, const char *seen, const
 	const sb_rule *r = d->rule;
 	if (d->kind != SB_DEC_DENY || !r || r->action != SB_DENY)
 		return;
-	const char *src = r->src_file ? r->src_file : "";
+	const char *src = r->origin ? r->origin->file : "";
 	const char *grp = strstr(src, "protect/");
 	if (grp && (grp == src || grp[-1] == '/')) {
 		grp += strlen("protect/");

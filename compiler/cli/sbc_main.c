@@ -82,7 +82,7 @@ static void dump_ir(const sb_profile *p, FILE *out)
 {
 	for (size_t i = 0; i < p->nrules; i++) {
 		const sb_rule *r = p->rules[i];
-		fprintf(out, "%zu %s:%d %s", i, r->src_file ? r->src_file : "?", r->src_line,
+		fprintf(out, "%zu %s:%d %s", i, r->origin ? r->origin->file : "?", r->origin ? r->origin->line : 0,
 			r->action == SB_ALLOW ? "allow" : "deny");
 		for (size_t j = 0; j < r->nops; j++)
 			fprintf(out, " %s", sb_op_name(r->ops[j]));

@@ -1,6 +1,7 @@
 /* diag.c - the diagnostics funnel: counting, text (GCC form with caret),
  * JSON and SARIF 2.1.0 rendering.  */
 #include "compiler/common/diag.h"
+#include "compiler/common/arena.h"
 #include "compiler/common/json.h"
 #include "compiler/common/xalloc.h"
 
@@ -43,6 +44,9 @@ struct sb_diag {
 	record *records;         /* JSON/SARIF: kept until flush */
 	size_t nrecords;
 	int errors, warnings;
+	/* what sb_diag_keep hands out: origin records and the statement
+	 * texts a profile read back carries (compiler/ir/ir.h, sb_origin) */
+	sb_arena keep;
 };
 
 sb_diag *sb_diag_new(FILE *out, sb_diag_format fmt)
@@ -72,6 +76,7 @@ void sb_diag_free(sb_diag *d)
 	}
 	free(d->records);
 	free(d->tool);
+	sb_arena_clear(&d->keep);
 	free(d);
 }
 
@@ -103,7 +108,17 @@ const char *sb_diag_intern(sb_diag *d, const char *file)
 	return d->files[d->nfiles++];
 }
 
-void sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t len)
+void *sb_diag_keep(sb_diag *d, size_t n)
+{
+	return sb_arena_alloc(&d->keep, n);
+}
+
+const char *sb_diag_keep_text(sb_diag *d, const char *s, size_t n)
+{
+	return sb_arena_strndup(&d->keep, s, n);
+}
+
+const char *sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t len)
 {
 	d->sources = xrealloc(d->sources, (d->nsources + 1) * sizeof *d->sources);
 	source *s = &d->sources[d->nsources++];
@@ -112,6 +127,7 @@ void sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t l
 	memcpy(s->text, text, len);
 	s->text[len] = '\0';
 	s->len = len;
+	return s->text;
 }
 
 static const source *find_source(const sb_diag *d, const char *file)

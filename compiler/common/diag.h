@@ -49,8 +49,15 @@ void sb_diag_set_tool(sb_diag *d, const char *tool);
 
 /* Intern a file name; the returned pointer lives as long as `d`.  */
 const char *sb_diag_intern(sb_diag *d, const char *file);
-/* Register the text of a source so carets can be printed (copied).  */
-void sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t len);
+/* Register the text of a source so carets can be printed (copied).
+ * Returns the copy, which lives as long as `d`: the policy front end
+ * points its statements' text into it (compiler/ir/ir.h, sb_origin).  */
+const char *sb_diag_add_source(sb_diag *d, const char *file, const char *text, size_t len);
+/* Zeroed storage, and a NUL-terminated copy of n bytes, that live as long
+ * as `d`, like its interned names: what locations point to (origin
+ * records and their statement text, compiler/ir/ir.h).  */
+void *sb_diag_keep(sb_diag *d, size_t n);
+const char *sb_diag_keep_text(sb_diag *d, const char *s, size_t n);
 
 /* Report.  `code` is a short stable identifier of the check or class
  * ("syntax", "sensitive", "wide-root", "dead-rule", ...), used in JSON/SARIF

@@ -29,10 +29,11 @@ sb_profile *sb_compile_policy(const char *file, const sb_bindings *defs, bool wa
 			      sb_diag *d);
 
 /* The bindings used to evaluate `p`: every -D value (a list param's value
- * is split at ':'), then "-D NAME=VALUE" header comments of the profile
- * (what sbrun --print-profile writes), then the sample defaults for HOME,
- * WORKSPACE, TMPDIR and empty lists for what is still unbound.  The names that got a sample
- * value are added to *samples (may be NULL).  */
+ * is split at ':'), then the launch -D list the profile carries as data
+ * (sb_profile.launch_params: what sbrun --print-profile writes), then the
+ * sample defaults for HOME, WORKSPACE, TMPDIR and empty lists for what is
+ * still unbound.  The names that got a sample value are added to *samples
+ * (may be NULL).  */
 void sb_eval_bindings(const sb_profile *p, const sb_bindings *defs, sb_bindings *out,
 		      sb_bindings *samples);
 

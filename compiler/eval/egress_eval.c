@@ -31,9 +31,10 @@ void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answe
 		out->sbpl = nd.rule;
 		snprintf(out->text, sizeof out->text, "no host rules: the network is %s for every host",
 			 out->allowed ? "on" : "off");
-		if (nd.rule && nd.rule->src_file)
-			snprintf(out->origin, sizeof out->origin, "%s:%d", nd.rule->src_file,
-				 nd.rule->src_line);
+		out->where = nd.rule ? nd.rule->origin : NULL;
+		if (nd.rule && nd.rule->origin)
+			snprintf(out->origin, sizeof out->origin, "%s:%d", nd.rule->origin->file,
+				 nd.rule->origin->line);
 		return;
 	}
 	out->by_proxy = true;
@@ -49,8 +50,12 @@ void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answe
 	}
 	if (out->rule >= 0) {
 		rule_text(&e->v[out->rule], out->text, sizeof out->text);
-		snprintf(out->origin, sizeof out->origin, "%s",
-			 e->v[out->rule].origin ? e->v[out->rule].origin : "");
+		out->where = e->v[out->rule].origin;
+		if (out->where) {
+			char *w = sb_origin_where(out->where);
+			snprintf(out->origin, sizeof out->origin, "%s", w);
+			free(w);
+		}
 	} else {
 		snprintf(out->text, sizeof out->text, "%s",
 			 out->internal ? "an internal address no IP/CIDR rule allows"

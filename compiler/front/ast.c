@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/front/ast.h"
+#include "compiler/common/sbx_text.h"
 #include "compiler/common/xalloc.h"
 
 void sbx_policy_free(sbx_policy *p)
@@ -27,21 +28,13 @@ void sbx_policy_free(sbx_policy *p)
 	free(p);
 }
 
-/* A string in the quoted .sbx form.  */
+/* A string in the quoted .sbx form (compiler/common/sbx_text.h; the AST
+ * holds no control character, the parser refuses them).  */
 static void dump_quoted(const char *s, FILE *out)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static bool needs_quotes(const char *s)
-{
-	return strpbrk(s, " \t;#\"\\") != NULL;
+	char *q = sbx_text_quoted(s);
+	fputs(q ? q : "\"\"", out);
+	free(q);
 }
 
 static void dump_target(const sbx_target *t, FILE *out)
@@ -70,7 +63,7 @@ static void dump_target(const sbx_target *t, FILE *out)
 		text = xasprintf("$%s%s%s", t->name, t->rel[0] ? "/" : "", t->rel);
 		break;
 	}
-	if (needs_quotes(text) && (t->base == SBX_BASE_ABS || t->base == SBX_BASE_HOME))
+	if (sbx_text_needs_quotes(text) && (t->base == SBX_BASE_ABS || t->base == SBX_BASE_HOME))
 		dump_quoted(text, out);
 	else
 		fputs(text, out);
@@ -83,7 +76,7 @@ void sbx_policy_dump(const sbx_policy *p, FILE *out)
 {
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
-		fprintf(out, "%s:%d: ", s->origin ? s->origin : "?", s->loc.line);
+		fprintf(out, "%s:%d: ", s->origin ? s->origin->file : "?", s->loc.line);
 		switch (s->kind) {
 		case SBX_STMT_DEFAULT:
 			fprintf(out, "default %s;\n", s->action == SB_ALLOW ? "allow" : "deny");

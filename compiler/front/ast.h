@@ -66,9 +66,12 @@ typedef struct sbx_stmt {
 	size_t nhosts;
 	sb_loc loc;          /* the statement's first token; loc.file is the
 				name for diagnostics (as given / as resolved) */
-	const char *origin;  /* the file name written into profile comments:
-				the top file's basename, includes relative to
-				the top file's directory (interned) */
+	/* Where it is written (compiler/ir/origin.h): the file name profiles
+	 * use (the top file's basename, includes relative to the top file's
+	 * directory), the first token's line and column, and the text from
+	 * there through the ';', made at parse time; the rules and host rules
+	 * it lowers to share it.  NULL for a statement made by hand.  */
+	const sb_origin *origin;
 	int include_depth;   /* 0 for the top file */
 	/* RULE: the preset that gates it (`preset "git";` earlier in its file or
 	 * in a file including it), interned, or NULL.  Lowered as a list param

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,49 @@ sbx_target *sbx_ctx_target(sbx_pctx *c, sbx_path_token kind, char *text, sb_loc 
 
 /* ---- statements ---- */
 
+void sbx_ctx_span(sbx_pctx *c, sb_loc span)
+{
+	c->span = span;
+}
+
+/* The byte offset of (line, col) in c->src (columns count bytes from 1,
+ * lines end at '\n', as the scanner counts them); SIZE_MAX past the end.  */
+static size_t offset_of(sbx_pctx *c, int line, int col)
+{
+	if (line < c->at_line) {   /* never in source order; recount */
+		c->at_line = 1;
+		c->at_off = 0;
+	}
+	while (c->at_line < line) {
+		const char *nl = memchr(c->src + c->at_off, '\n', c->src_len - c->at_off);
+		if (!nl)
+			return SIZE_MAX;
+		c->at_off = (size_t)(nl - c->src) + 1;
+		c->at_line++;
+	}
+	size_t off = c->at_off + (size_t)(col > 0 ? col - 1 : 0);
+	return off <= c->src_len ? off : SIZE_MAX;
+}
+
+/* The statement's origin record (compiler/ir/origin.h): where the span the
+ * grammar gave starts, and its text, pointing into the diag's copy of the
+ * file (no copy a statement).  */
+static const sb_origin *stmt_origin(sbx_pctx *c)
+{
+	const sb_loc *sp = &c->span;
+	const char *text = NULL;
+	size_t len = 0;
+	if (c->src && sp->line > 0) {
+		size_t a = offset_of(c, sp->line, sp->col);
+		size_t b = a == SIZE_MAX ? SIZE_MAX : offset_of(c, sp->end_line, sp->end_col);
+		if (b != SIZE_MAX && b > a) {
+			text = c->src + a;
+			len = b - a;
+		}
+	}
+	return sb_origin_new(c->d, c->origin, sp->line, sp->col, text, len);
+}
+
 static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 {
 	struct sbx_shared *sh = c->sh;
@@ -281,7 +325,7 @@ static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->loc = loc;
-	s->origin = c->origin;
+	s->origin = stmt_origin(c);
 	s->include_depth = c->depth;
 	return s;
 }
@@ -650,7 +694,9 @@ static int parse_file(struct sbx_shared *sh, sb_diag *d, const char *file, const
 		}
 		text = owned;
 	}
-	sb_diag_add_source(d, c.file, text, len);
+	c.src = sb_diag_add_source(d, c.file, text, len);
+	c.src_len = len;
+	c.at_line = 1;
 	parse_text(&c, text, len);
 	if (pushed)
 		sh->nstack--;

@@ -32,6 +32,15 @@ typedef struct sbx_pctx {
 	/* a lexical error in the current statement: the parser skips to the
 	 * next ';', so further lexical errors there are noise */
 	bool lex_error;
+	/* The file's text as the sb_diag keeps it (statement texts point into
+	 * it), the span of the statement being reduced (sbx_ctx_span), and the
+	 * start of line `at_line` in src: statements come in order, so finding
+	 * each one's offset from the last is linear in the file.  */
+	const char *src;
+	size_t src_len;
+	sb_loc span;
+	int at_line;
+	size_t at_off;
 } sbx_pctx;
 
 enum { SBX_MAX_ERRORS_PER_FILE = 50 };
@@ -73,6 +82,9 @@ void sbx_target_clear(sbx_target *t);  /* frees the members only */
 sbx_ack *sbx_ack_new(unsigned kinds, char *reason, sb_loc loc);
 void sbx_ack_free(sbx_ack *a);
 
+/* The whole statement about to be reduced, first token through ';': the
+ * grammar gives it before the constructor below makes the statement.  */
+void sbx_ctx_span(sbx_pctx *c, sb_loc span);
 void sbx_ctx_default(sbx_pctx *c, sb_action action, sb_loc loc);
 void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc);
 void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc);

@@ -291,7 +291,7 @@ char *sb_host_pat_text(const sb_host_pat *p)
 	return out;
 }
 
-void sb_egress_add(sb_egress *e, bool allow, bool all, sb_host_pat *pat, const char *origin)
+void sb_egress_add(sb_egress *e, bool allow, bool all, sb_host_pat *pat, const sb_origin *origin)
 {
 	sb_egress_rule *v = realloc(e->v, (e->n + 1) * sizeof *v);
 	if (!v)
@@ -305,7 +305,7 @@ void sb_egress_add(sb_egress *e, bool allow, bool all, sb_host_pat *pat, const c
 		r->pat = *pat;
 		memset(pat, 0, sizeof *pat);
 	}
-	r->origin = origin ? dupstr(origin) : NULL;
+	r->origin = origin;
 }
 
 void sb_egress_copy(sb_egress *dst, const sb_egress *src)
@@ -323,7 +323,6 @@ void sb_egress_clear(sb_egress *e)
 {
 	for (size_t i = 0; i < e->n; i++) {
 		sb_host_pat_clear(&e->v[i].pat);
-		free(e->v[i].origin);
 	}
 	free(e->v);
 	e->v = NULL;

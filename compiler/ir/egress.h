@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/common/diag.h"
+#include "compiler/ir/origin.h"
 
 /* The name of the SBPL definition that carries the list (emit_sbpl.c,
  * sbpl_read.c).  */
@@ -48,7 +49,7 @@ typedef struct sb_egress_rule {
 	bool allow;                /* allow, else deny */
 	bool all;                  /* `network on|off`: every destination */
 	sb_host_pat pat;           /* unless `all` */
-	char *origin;              /* "policy.sbx:12", or NULL */
+	const sb_origin *origin;   /* its statement (origin.h), or NULL; shared */
 } sb_egress_rule;
 
 typedef struct sb_egress {
@@ -58,7 +59,7 @@ typedef struct sb_egress {
 
 /* Append a rule; `pat` is moved (the caller's copy must not be cleared).  */
 void sb_egress_add(sb_egress *e, bool allow, bool all, sb_host_pat *pat,
-		   const char *origin);
+		   const sb_origin *origin);
 void sb_egress_copy(sb_egress *dst, const sb_egress *src);
 void sb_egress_clear(sb_egress *e);
 /* Host rules decide something: some host rule comes after the last

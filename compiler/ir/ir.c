@@ -428,8 +428,7 @@ sb_rule *sb_rule_clone(const sb_rule *r)
 		sb_rule_add_filter(c, sb_filter_clone(r->filters[i]));
 	for (size_t i = 0; i < r->nmodifiers; i++)
 		sb_rule_add_modifier(c, r->modifiers[i]);
-	c->src_file = r->src_file;
-	c->src_line = r->src_line;
+	c->origin = r->origin;
 	c->note = r->note;
 	c->call_loc = r->call_loc;
 	c->call_name = r->call_name;
@@ -824,8 +823,7 @@ static sb_profile *expand(const sb_profile *p, expander *x)
 			sb_rule_add_op(nr, r->ops[j], r->op_names ? r->op_names[j] : NULL);
 		for (size_t j = 0; j < r->nmodifiers; j++)
 			sb_rule_add_modifier(nr, r->modifiers[j]);
-		nr->src_file = r->src_file;
-		nr->src_line = r->src_line;
+		nr->origin = r->origin;
 		nr->call_loc = r->call_loc;
 		nr->call_name = r->call_name;
 		filterlist fl = { 0 };

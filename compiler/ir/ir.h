@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include "compiler/common/diag.h"
 #include "compiler/ir/egress.h"
+#include "compiler/ir/origin.h"
 
 /* ---- operations (versioned table in ops.c, macOS 10.15 hierarchy) ---- */
 typedef enum {
@@ -215,10 +216,11 @@ typedef struct sb_rule {
 	char **modifiers;            /* "(with report)" etc., text; never change decisions */
 	size_t nmodifiers;
 	sb_loc loc;                  /* where the rule is in the .sb (or .sbx) */
-	/* Origin in the policy source when known ("omp.sbx", 12): set by the
-	 * compiler, and by the reader from sbc's "; policy.sbx:12" comments.  */
-	const char *src_file;        /* interned in the sb_diag, or NULL */
-	int src_line;
+	/* The policy statement it comes from (origin.h), or NULL: set by the
+	 * compiler, and by the reader from the profile's data form (or, for a
+	 * profile without one, from sbc's "; policy.sbx:12" comments, for
+	 * display: file and line only).  Shared, never owned.  */
+	const sb_origin *origin;
 	/* Why the compiler added or adjusted this rule, emitted as a comment
 	 * after the origin; a static string (not owned), or NULL.  */
 	const char *note;
@@ -274,11 +276,12 @@ typedef struct sb_profile {
 	size_t nunmodelled;
 	char **imports;              /* (import "x") names, not followed */
 	size_t nimports;
-	/* Data the SBPL writer puts before everything else, as comments it
-	 * reads back into these fields (compiler/sbpl): the -D NAME=VALUE
-	 * params of the macOS launch form (sbrun --print-profile), and the
-	 * policy the profile was compiled from (its name relative to the
-	 * profile's directory; NULL when none).  */
+	/* Data the SBPL writer puts in the profile's data form, read back
+	 * from there only (compiler/sbpl/emit_sbpl.h; the header comments
+	 * beside it are for people): the -D NAME=VALUE params of the macOS
+	 * launch form (sbrun --print-profile), and the policy the profile was
+	 * compiled from (its name relative to the profile's directory; NULL
+	 * when none).  */
 	sb_bindings launch_params;
 	char *source_policy;
 	/* Other header comment lines (without ";"), emitted after those; e.g.

@@ -911,8 +911,7 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 	sb_profile *p = c->prof;
 	sb_rule *anc = sb_rule_new_in(c->ix.build, SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
-	anc->src_file = allow->src_file;
-	anc->src_line = allow->src_line;
+	anc->origin = allow->origin;
 	anc->note = NOTE_ANCESTORS;
 	anc_call *calls = NULL;
 	size_t ncalls = 0, cap = 0;
@@ -976,8 +975,7 @@ static sb_rule *stmt_rule(lower_ctx *c, const sbx_stmt *s, sb_action action, sb_
 {
 	sb_rule *r = sb_rule_new_in(c->ix.build, action, s->loc);
 	sb_rule_add_op(r, op, NULL);
-	r->src_file = s->origin;
-	r->src_line = s->loc.line;
+	r->origin = s->origin;
 	return r;
 }
 
@@ -1001,7 +999,8 @@ static void lower_egress(lower_ctx *c, const sbx_policy *p)
 		const sbx_stmt *s = &p->stmts[i];
 		if (s->kind != SBX_STMT_NETWORK && s->kind != SBX_STMT_HOSTS)
 			continue;
-		char *origin = xasprintf("%s:%d", s->origin ? s->origin : "policy", s->loc.line);
+		const sb_origin *origin =
+			s->origin ? s->origin : sb_origin_new(c->d, "policy", s->loc.line, 0, NULL, 0);
 		if (s->kind == SBX_STMT_NETWORK)
 			sb_egress_add(eg, s->action == SB_ALLOW, true, NULL, origin);
 		for (size_t j = 0; j < s->nhosts; j++) {
@@ -1010,7 +1009,6 @@ static void lower_egress(lower_ctx *c, const sbx_policy *p)
 				pat.name = xasprintf("%s", pat.name);
 			sb_egress_add(eg, s->action == SB_ALLOW, false, &pat, origin);
 		}
-		free(origin);
 	}
 	if (!sb_egress_filtered(eg))
 		return;

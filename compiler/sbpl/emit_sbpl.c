@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/common/path.h"
+#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* PROFILE: text a sandbox will run, so a value that cannot be written
@@ -313,22 +315,24 @@ static void emit_rule_line(emitter *e, const sb_rule *r)
 
 static void emit_rule(emitter *e, const sb_rule *r)
 {
-	if (r->src_file) {
+	if (r->origin) {
 		/* "; FILE:LINE", as emit_comment would write it (once per rule of
-		 * large policies: no formatting) */
+		 * large policies: no formatting); for people only, the data form
+		 * carries it (emit_origins) */
+		const char *src = r->origin->file;
 		char num[24], *q = num + sizeof num;
-		long sl = r->src_line;
+		long sl = r->origin->line;
 		unsigned long line = sl < 0 ? (unsigned long)-sl : (unsigned long)sl;
 		do
 			*--q = (char)('0' + line % 10);
 		while (line /= 10);
 		out_s(e, "; ");
-		if (r->src_file == e->clean_src) {
-			out_s(e, r->src_file);
+		if (src == e->clean_src) {
+			out_s(e, src);
 		} else {
-			emit_comment_text(e, r->src_file);
-			if (sb_path_bad_char(r->src_file) < 0)
-				e->clean_src = r->src_file;
+			emit_comment_text(e, src);
+			if (sb_path_bad_char(src) < 0)
+				e->clean_src = src;
 		}
 		out_c(e, ':');
 		if (sl < 0)
@@ -387,6 +391,8 @@ static void emit_rule(emitter *e, const sb_rule *r)
 	}
 }
 
+static void data_quoted(emitter *e, const char *s, size_t n);
+
 /* The egress list as data: a definition Seatbelt evaluates and never uses,
  * which the SBPL reader turns back into the list (sbpl_read.c).  One entry
  * a line: ("network" "on"|"off" ORIGIN) or ("allow"|"deny" PATTERN ORIGIN).  */
@@ -405,8 +411,199 @@ static void emit_egress(emitter *e, const sb_egress *eg)
 			emit_quoted(e, t, NULL);
 			free(t);
 		}
+		/* the origin as text too, as sbc wrote it before the origin
+		 * table (emit_origins) */
+		char *w = r->origin ? sb_origin_where(r->origin) : NULL;
 		out_c(e, ' ');
-		emit_quoted(e, r->origin ? r->origin : "", NULL);
+		data_quoted(e, w ? w : "", w ? strlen(w) : 0);
+		free(w);
+		out_s(e, ")\n");
+	}
+	out_s(e, "))\n");
+}
+
+/* ---- the data form: what a profile carries for the tools, read back by
+ * sbpl_read.c (emit_sbpl.h, "Data") ---- */
+
+/* A string of data, every byte that could end the line escaped (\n, \t,
+ * \r, \xHH, as sexp.c reads them), in pieces of at most DATA_PIECE bytes
+ * cut between UTF-8 characters: a literal over 255 bytes may fail in
+ * Seatbelt's reader (sexp.c warns, [sbpl-long-string]), so a long statement
+ * is several strings the reader joins.  */
+enum { DATA_PIECE = 120 };
+
+static void data_quoted(emitter *e, const char *s, size_t n)
+{
+	out_c(e, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '\\' || ch == '"') {
+			out_c(e, '\\');
+			out_c(e, (char)ch);
+		} else if (ch == '\n') {
+			out_s(e, "\\n");
+		} else if (ch == '\t') {
+			out_s(e, "\\t");
+		} else if (ch == '\r') {
+			out_s(e, "\\r");
+		} else if (ch < 0x20 || ch == 0x7f) {
+			out_f(e, "\\x%02x", ch);
+		} else {
+			out_c(e, (char)ch);
+		}
+	}
+	out_c(e, '"');
+}
+
+static void data_pieces(emitter *e, const char *s, size_t n)
+{
+	if (!n) {
+		out_s(e, " \"\"");
+		return;
+	}
+	while (n) {
+		size_t k = n < DATA_PIECE ? n : DATA_PIECE;
+		while (k < n && k > 1 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;
+		out_c(e, ' ');
+		data_quoted(e, s, k);
+		s += k;
+		n -= k;
+	}
+}
+
+/* The numbers of a map as strings of decimal numbers separated by a
+ * blank, 16 a string (under the 255 bytes of a literal) and a line: few
+ * values for the reader, where a number each cost a large profile's read
+ * a fifth of its time.  Written without formatting: one a rule.  */
+static void data_numbers(emitter *e, const size_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		out_s(e, i % 16 ? " " : i ? "\"\n    \"" : "\n    \"");
+		char num[24], *q = num + sizeof num;
+		size_t x = v[i];
+		do
+			*--q = (char)('0' + x % 10);
+		while (x /= 10);
+		out_n(e, q, (size_t)(num + sizeof num - q));
+	}
+	if (n)
+		out_c(e, '"');
+}
+
+/* The origin table being gathered: each record once, in the order of
+ * first use, and one number a use (a rule, then a host rule): its record,
+ * 1-based, 0 for none.  Fed a rule at a time by a stream, whose rules are
+ * gone by the end (sb_sbpl_stream_rule).  */
+typedef struct {
+	const sb_origin **recs;
+	size_t nrecs, reccap;
+	size_t *idx;
+	size_t nidx, idxcap;
+	sb_strmap *seen;
+	const sb_origin *last;
+} origin_tab;
+
+static void origins_add(origin_tab *t, const sb_origin *o)
+{
+	if (t->nidx == t->idxcap) {
+		t->idxcap = t->idxcap ? 2 * t->idxcap : 64;
+		t->idx = xrealloc(t->idx, t->idxcap * sizeof *t->idx);
+	}
+	size_t *at = &t->idx[t->nidx++];
+	*at = 0;
+	/* col 0 at a line: named by an origin comment or text, from a
+	 * profile without the table; no comment becomes data */
+	if (!o || (o->line > 0 && !o->col))
+		return;
+	if (o == t->last) {   /* a statement's rules mostly come together */
+		*at = at[-1];
+		return;
+	}
+	if (!t->seen)
+		t->seen = sb_strmap_new();
+	void **slot = sb_strmap_slot(t->seen, &o, sizeof o, true);
+	if (!*slot) {
+		if (t->nrecs == t->reccap) {
+			t->reccap = t->reccap ? 2 * t->reccap : 16;
+			t->recs = xrealloc(t->recs, t->reccap * sizeof *t->recs);
+		}
+		t->recs[t->nrecs++] = o;
+		*slot = (void *)(uintptr_t)t->nrecs;
+	}
+	*at = (size_t)(uintptr_t)*slot;
+	t->last = o;
+}
+
+static void origins_clear(origin_tab *t)
+{
+	sb_strmap_free(t->seen);
+	free(t->recs);
+	free(t->idx);
+	memset(t, 0, sizeof *t);
+}
+
+/* The table as (list FILE... LINE COL TEXT...) entries, then the rules'
+ * and the host rules' numbers: the first `nrules` uses, then the rest.
+ * Records the compiler or the launcher made; not those an older profile's
+ * comments named (col 0), which stay comments.  */
+static void origins_emit(emitter *e, const origin_tab *t, size_t nrules)
+{
+	if (!t->nrecs)
+		return;
+	emit_comment(e, "where each rule comes from, for sbrun --trace and sbc explain "
+			"(docs/trace.md); data, never decided on");
+	out_s(e, "(define " SB_SBPL_ORIGINS_DEFINE " (list\n");
+	for (size_t i = 0; i < t->nrecs; i++) {
+		const sb_origin *o = t->recs[i];
+		out_s(e, "    (list");
+		data_pieces(e, o->file, strlen(o->file));
+		out_f(e, " %d %d", o->line, o->col);
+		if (o->text)
+			data_pieces(e, o->text, o->len);
+		out_s(e, ")\n");
+	}
+	out_s(e, "))\n(define " SB_SBPL_RULE_ORIGINS_DEFINE " (list");
+	data_numbers(e, t->idx, nrules);
+	out_s(e, "))\n");
+	if (t->nidx > nrules) {
+		out_s(e, "(define " SB_SBPL_EGRESS_ORIGINS_DEFINE " (list");
+		data_numbers(e, t->idx + nrules, t->nidx - nrules);
+		out_s(e, "))\n");
+	}
+}
+
+static void emit_origins(emitter *e, const sb_profile *p)
+{
+	origin_tab t = {0};
+	for (size_t i = 0; i < p->nrules; i++)
+		origins_add(&t, p->rules[i]->origin);
+	for (size_t i = 0; i < p->egress.n; i++)
+		origins_add(&t, p->egress.v[i].origin);
+	origins_emit(e, &t, p->nrules);
+	origins_clear(&t);
+}
+
+/* The header's data: the policy the profile was compiled from and the
+ * launch's -D list (sbrun --print-profile), after the comments that show
+ * them to people.  */
+static void emit_header_data(emitter *e, const sb_profile *p)
+{
+	if (p->source_policy) {
+		out_s(e, "(define " SB_SBPL_SOURCE_DEFINE);
+		data_pieces(e, p->source_policy, strlen(p->source_policy));
+		out_s(e, ")\n");
+	}
+	if (!p->launch_params.n)
+		return;
+	out_s(e, "(define " SB_SBPL_PARAMS_DEFINE " (list\n");
+	for (size_t i = 0; i < p->launch_params.n; i++) {
+		const sb_binding *b = &p->launch_params.v[i];
+		const char *v = b->nvalues ? b->values[0] : "";
+		out_s(e, "    (list");
+		out_c(e, ' ');
+		data_quoted(e, b->name, strlen(b->name));   /* a name: short */
+		data_pieces(e, v, strlen(v));
 		out_s(e, ")\n");
 	}
 	out_s(e, "))\n");
@@ -431,6 +628,7 @@ static void emit_head(emitter *e, const sb_profile *p)
 	for (size_t i = 0; i < p->nheader; i++)
 		emit_comment(e, p->header[i]);
 	out_f(e, "(version %d)\n", p->version ? p->version : 1);
+	emit_header_data(e, p);
 	for (size_t i = 0; i < p->nimports; i++) {
 		out_s(e, "(import ");
 		emit_quoted(e, p->imports[i], NULL);
@@ -452,6 +650,8 @@ char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
 		emit_rule(&e, p->rules[i]);
 	if (p->egress.n && !e.failed)
 		emit_egress(&e, &p->egress);
+	if (!e.failed)
+		emit_origins(&e, p);
 	if (e.failed) {
 		free(e.buf);
 		return NULL;
@@ -630,6 +830,8 @@ struct sb_sbpl_stream {
 	int body;           /* the temporary file, or -1: the rules stay in e.buf */
 	size_t body_len;
 	int body_errno;     /* a write to it failed: finish fails with this */
+	origin_tab origins; /* the rules' origins, for the tail's table */
+	size_t nrules;
 };
 
 static int body_open(const char *path, const char *tmpdir)
@@ -669,6 +871,8 @@ void sb_sbpl_stream_rule(sb_sbpl_stream *s, const sb_rule *r)
 {
 	if (s->e.failed)
 		return;
+	origins_add(&s->origins, r->origin);
+	s->nrules++;
 	emit_rule(&s->e, r);
 	if (!s->path) {
 		s->e.len = 0;   /* checked, not kept */
@@ -687,6 +891,11 @@ int sb_sbpl_stream_finish(sb_sbpl_stream *s, const sb_profile *p, sb_diag *d)
 	emitter *e = &s->e;
 	if (p->egress.n && !e->failed && !head.failed)
 		emit_egress(e, &p->egress);
+	if (!e->failed && !head.failed) {
+		for (size_t i = 0; i < p->egress.n; i++)
+			origins_add(&s->origins, p->egress.v[i].origin);
+		origins_emit(e, &s->origins, s->nrules);
+	}
 	/* the head comes first in the text: its refusal is the one reported */
 	const emitter *bad = head.failed ? &head : e->failed ? e : NULL;
 	if (bad) {
@@ -720,6 +929,7 @@ void sb_sbpl_stream_free(sb_sbpl_stream *s)
 		return;
 	if (s->body >= 0)
 		close(s->body);
+	origins_clear(&s->origins);
 	free(s->e.buf);
 	free(s);
 }

@@ -1461,6 +1461,31 @@ static const prim *prim_lookup(const char *name)
 
 /* ---- driver ---- */
 
+/* Quoted data only: strings, numbers and (list ...) of them.  */
+static bool pure_data(const sx_node *n)
+{
+	if (n->kind == SX_STRING || n->kind == SX_NUMBER)
+		return true;
+	if (n->kind != SX_LIST || !n->nkids || !sx_is_symbol(n->kids[0], "list"))
+		return false;
+	for (size_t i = 1; i < n->nkids; i++)
+		if (!pure_data(n->kids[i]))
+			return false;
+	return true;
+}
+
+/* sbc's data form (emit_sbpl.h, "Data"): a top-level (define sbx-NAME
+ * DATA) of quoted data adds no rule, and the reader takes it from the
+ * document, not from here.  Not evaluated: a large policy's origin table
+ * is hundreds of thousands of values.  A profile that uses such a name
+ * later finds it unbound and is refused.  */
+static bool sbc_data(const sx_node *form)
+{
+	return form->nkids == 3 && sx_is_symbol(form->kids[0], "define") &&
+	       form->kids[1]->kind == SX_SYMBOL && !strncmp(form->kids[1]->text, "sbx-", 4) &&
+	       pure_data(form->kids[2]);
+}
+
 /* The top-level forms; false after an error.  Separate from sbs_run() so
  * no local variable lives across the setjmp.  */
 static bool run_forms(ev *e, const sx_doc *doc)
@@ -1474,6 +1499,8 @@ static bool run_forms(ev *e, const sx_doc *doc)
 			emit(e, form);
 			continue;
 		}
+		if (sbc_data(form))
+			continue;
 		e->depth = 0;
 		e->call_name = NULL;
 		e->call_loc = (sb_loc){ 0 };

@@ -10,8 +10,6 @@
 
 extern const char sb_default_profile[];
 extern const size_t sb_default_profile_len;
-extern const char sb_default_policy[];
-extern const size_t sb_default_policy_len;
 extern const char sb_allowlist_profile[];
 extern const size_t sb_allowlist_profile_len;
 extern char **environ;
@@ -92,9 +90,6 @@ int main(int argc, char **argv)
 		.allowlist_text = sb_allowlist_profile,
 		.allowlist_len = sb_allowlist_profile_len,
 		.omp_mode = true,
-		.policy_name = "omp.sbx",
-		.policy_text = sb_default_policy,
-		.policy_len = sb_default_policy_len,
 		.learn_file = learn,
 		.command = command,
 		.plain_command = plain,

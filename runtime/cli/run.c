@@ -500,9 +500,6 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 	sb_launch_check_tamper(l.bound, files, policy ? 3 : 2, d);
 	free(self);
 	bool traced = cfg->trace || cfg->learn_file;
-	if (traced && !policy && cfg->profile_path && !cfg->profile_text &&
-	    is_policy_name(cfg->profile_path))
-		policy = realpath(cfg->profile_path, NULL);   /* the trace quotes it */
 	if (traced && (rc = sb_run_trace_check(cfg, d)) != 0) {
 		free(policy);
 		if (proxy_fd >= 0)
@@ -515,7 +512,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		rc = sb_macos_egress_exec(&l, &l.bound->egress, proxy_fd, cfg->tool, d);
 		proxy_fd = -1;   /* taken over */
 	} else if (plat == SB_PLAT_MACOS && traced) {
-		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, policy, tag, d);
+		rc = sb_run_traced(cfg, plat, &l, prof, prep, NULL, lo, tag, d);
 	} else if (plat == SB_PLAT_MACOS) {
 		rc = sb_macos_exec(&l, d);
 	} else if (chdir(l.cwd) != 0) {
@@ -530,7 +527,7 @@ static int launch(const sb_run_cfg *cfg, sb_platform plat, const sb_profile *pro
 		if (rc == 0 && plan)
 			say_absent(plan, prep, d);
 		if (rc == 0 && plan && traced) {
-			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, policy, NULL, d);
+			rc = sb_run_traced(cfg, plat, &l, prof, prep, plan, &lopts, NULL, d);
 		} else if (rc == 0 && plan) {
 			fflush(NULL);
 			rc = sb_linux_exec(plan, &lopts, l.exec_path, l.argv, l.envp, d);

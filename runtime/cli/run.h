@@ -55,11 +55,6 @@ typedef struct sb_run_cfg {
 					* of a path a mask hides is seen, at a
 					* round trip per stat */
 	const char *learn_file;        /* --learn OUT.sbx, or NULL */
-	/* The policy source of an embedded profile, to quote its statements
-	 * (omp-sandboxed: examples/omp.sbx); NULL: looked up beside the profile.  */
-	const char *policy_name;
-	const char *policy_text;
-	size_t policy_len;
 	const char *command;           /* name or path; NULL: none (sbrun without one) */
 	bool plain_command;            /* omp-sandboxed --sandbox-run: not omp, no YOLO */
 	char *const *args;             /* arguments after the command */

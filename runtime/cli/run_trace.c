@@ -38,29 +38,6 @@ int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d)
 	return 0;
 }
 
-static char *slurp(const char *file, size_t *len)
-{
-	FILE *f = fopen(file, "re");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			buf = xrealloc(buf, cap + 1);
-		}
-		size_t k = fread(buf + n, 1, 4096, f);
-		n += k;
-		if (k < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* Does the profile take the OMP_SANDBOX_EXTRA_* list for this access?  */
 static bool takes_param(const sb_profile *prof, const char *param)
 {
@@ -191,7 +168,7 @@ static void trace_file_verify(FILE *out, const trace_sink *s, const char *file, 
 
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
-		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
+		  const sb_linux_opts *lo, const char *tag,
 		  sb_diag *d)
 {
 	FILE *out = NULL;
@@ -236,24 +213,12 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 	} else if (cfg->trace) {
 		out = stderr;
 	}
-	size_t plen = 0;
-	char *ptext = NULL;
-	const char *pname = cfg->policy_name;
-	char *pdir = NULL;
-	if (cfg->policy_text) {
-		plen = cfg->policy_len;
-	} else if (policy_path) {
-		ptext = slurp(policy_path, &plen);
-		pname = policy_path;
-		pdir = sb_path_dirname(policy_path);
-	}
 	sb_tracer_cfg tc = {
 		.bound = l->bound, .home = prep->home, .workspace = prep->workspace,
 		.extra_read_var = takes_param(prof, "EXTRA_READ*"),
 		.extra_write_var = takes_param(prof, "EXTRA_WRITE*"),
 		.allow_hosts_var = cfg->omp_mode,
-		.policy_name = pname, .policy_text = cfg->policy_text ? cfg->policy_text : ptext,
-		.policy_len = plen, .policy_dir = pdir, .out = out, .json = cfg->trace_json,
+		.out = out, .json = cfg->trace_json,
 		.protect_git = prep->protect.deny, .nprotect_git = prep->protect.ndeny,
 		.protect_nodes = prep->protect.nodes, .nprotect_nodes = prep->protect.nnodes,
 	};
@@ -285,7 +250,5 @@ int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		trace_file_verify(out, &sink, cfg->trace_file, d);
 	if (out && out != stderr)
 		fclose(out);
-	free(ptext);
-	free(pdir);
 	return status;
 }

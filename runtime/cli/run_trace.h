@@ -15,13 +15,13 @@
  * file or learn directory.  0 or SB_REFUSED.  */
 int sb_run_trace_check(const sb_run_cfg *cfg, sb_diag *d);
 
-/* `policy_path`: the policy beside the profile (may be NULL); `tag`:
+/* `tag`:
  * macOS, the session's tag in the profile's deny rules
  * (runtime/macos/macos_trace.h).  Returns the command's exit status, or
  * SB_REFUSED.  */
 int sb_run_traced(const sb_run_cfg *cfg, sb_platform plat, const sb_launch *l,
 		  const sb_profile *prof, const sb_prep *prep, const sb_ll_plan *plan,
-		  const sb_linux_opts *lo, const char *policy_path, const char *tag,
+		  const sb_linux_opts *lo, const char *tag,
 		  sb_diag *d);
 
 #endif

@@ -60,14 +60,6 @@ typedef struct sb_tracer_cfg {
 	bool extra_read_var;         /* the profile takes OMP_SANDBOX_EXTRA_READ */
 	bool extra_write_var;        /* ... OMP_SANDBOX_EXTRA_WRITE */
 	bool allow_hosts_var;        /* omp-sandboxed: OMP_SANDBOX_ALLOW_HOSTS adds hosts */
-	/* The policy source the profile was compiled from (to quote the
-	 * statement of the deciding rule), or NULL.  Borrowed.  */
-	const char *policy_name;
-	const char *policy_text;
-	size_t policy_len;
-	/* The policy's directory: files it includes are read from there to
-	 * quote their statements (NULL: only the policy itself).  */
-	const char *policy_dir;
 	/* The git files the launch protects (runtime/common/protect.h: the
 	 * PROTECT_GIT subtrees and PROTECT_GIT_NODES nodes), borrowed: a
 	 * denial there is lifted by OMP_SANDBOX_PROTECT, not by a grant.  */

@@ -92,8 +92,8 @@ void sb_launch_tag_denies(sb_profile *p, const char *tag)
 		sb_rule *r = p->rules[i];
 		if (r->action != SB_DENY)
 			continue;
-		char *where = r->src_file && r->src_line > 0 && sb_path_bad_char(r->src_file) < 0
-				      ? xasprintf("%s:%d", r->src_file, r->src_line)
+		char *where = r->origin && r->origin->line > 0 && sb_path_bad_char(r->origin->file) < 0
+				      ? xasprintf("%s:%d", r->origin->file, r->origin->line)
 				      : xasprintf("#%zu", i);
 		char *msg = xasprintf("omp-sandbox rule %s %s", where, tag);
 		char *lit = sb_sbpl_escape(msg);
@@ -428,8 +428,8 @@ static int warn_missing_filter(const sb_rule *r, const sb_filter *f, const char 
 	const char *p = native_path(v);
 	struct stat st;
 	if (p[0] == '/' && !macos_only(p) && lstat(p, &st) != 0 && errno == ENOENT) {
-		sb_loc loc = { .file = r->src_file, .line = r->src_line };
-		sb_diag_report(d, SB_SEV_WARNING, r->src_file ? &loc : NULL, "grant-missing",
+		sb_loc loc = { .file = r->origin ? r->origin->file : NULL, .line = r->origin ? r->origin->line : 0 };
+		sb_diag_report(d, SB_SEV_WARNING, r->origin ? &loc : NULL, "grant-missing",
 			       "the grant on %s%s does nothing: it does not exist at launch, and "
 			       "Landlock grants only what exists; create it before launching "
 			       "(mkdir -p %s), or drop the grant", p, via, p);

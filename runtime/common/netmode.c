@@ -30,24 +30,23 @@ int sb_net_mode_parse(const char *value, sb_net_mode *out, sb_diag *d)
 }
 
 static void add_network_rule(sb_profile *prof, sb_action action, sb_op op, const char *filter,
-			     const char *origin)
+			     const char *origin, sb_diag *d)
 {
 	sb_loc loc = { 0 };
 	sb_rule *r = sb_rule_new(action, loc);
 	sb_rule_add_op(r, op, NULL);
 	if (filter)
 		sb_rule_add_filter(r, sb_filter_opaque(filter, loc));
-	r->src_file = origin;
-	r->src_line = 0;
+	r->origin = sb_origin_new(d, origin, 0, 0, NULL, 0);   /* made here: line 0 */
 	sb_profile_add_rule(prof, r);
 }
 
 /* The SBPL side of proxied egress: nothing but the proxy is reachable.  */
-static void confine_to_proxy(sb_profile *prof, const char *origin)
+static void confine_to_proxy(sb_profile *prof, const char *origin, sb_diag *d)
 {
-	add_network_rule(prof, SB_DENY, SB_OP_NETWORK_ALL, NULL, origin);
+	add_network_rule(prof, SB_DENY, SB_OP_NETWORK_ALL, NULL, origin, d);
 	add_network_rule(prof, SB_ALLOW, SB_OP_NETWORK_OUTBOUND,
-			 "(remote ip (param \"EGRESS_PROXY\"))", origin);
+			 "(remote ip (param \"EGRESS_PROXY\"))", origin, d);
 }
 
 static int add_hosts(sb_profile *prof, const char *list, sb_diag *d)
@@ -73,7 +72,8 @@ static int add_hosts(sb_profile *prof, const char *list, sb_diag *d)
 			rc = SB_REFUSED;
 			continue;
 		}
-		sb_egress_add(&prof->egress, true, false, &pat, HOSTS_VAR);
+		sb_egress_add(&prof->egress, true, false, &pat,
+			      sb_origin_new(d, HOSTS_VAR, 0, 0, NULL, 0));
 	}
 	free(copy);
 	return rc;
@@ -89,7 +89,7 @@ int sb_net_mode_apply(sb_profile *prof, sb_net_mode mode, const char *allow_host
 				       "connection; use " NETWORK_VAR "=allowlist, or unset " HOSTS_VAR);
 			return SB_REFUSED;
 		}
-		add_network_rule(prof, SB_DENY, SB_OP_NETWORK_ALL, NULL, NETWORK_VAR "=off");
+		add_network_rule(prof, SB_DENY, SB_OP_NETWORK_ALL, NULL, NETWORK_VAR "=off", d);
 		sb_egress_clear(&prof->egress);
 		return 0;
 	}
@@ -106,8 +106,9 @@ int sb_net_mode_apply(sb_profile *prof, sb_net_mode mode, const char *allow_host
 	if (!sb_egress_filtered(&prof->egress)) {
 		/* allowlist on a profile without host rules: nothing but the
 		 * extra hosts */
-		sb_egress_add(&prof->egress, false, true, NULL, NETWORK_VAR "=allowlist");
-		confine_to_proxy(prof, NETWORK_VAR "=allowlist");
+		sb_egress_add(&prof->egress, false, true, NULL,
+			      sb_origin_new(d, NETWORK_VAR "=allowlist", 0, 0, NULL, 0));
+		confine_to_proxy(prof, NETWORK_VAR "=allowlist", d);
 		if (!hosts)
 			sb_diag_report(d, SB_SEV_WARNING, NULL, "network",
 				       NETWORK_VAR "=allowlist with a profile without host rules and no "

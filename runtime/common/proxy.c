@@ -208,14 +208,17 @@ static void rule_text(const sb_egress *e, long i, char *buf, size_t size)
 		return;
 	}
 	const sb_egress_rule *r = &e->v[i];
-	const char *o = r->origin ? r->origin : "the profile";
+	char *o = r->origin ? sb_origin_where(r->origin) : NULL;
 	if (r->all) {
-		snprintf(buf, size, "%s: network %s", o, r->allow ? "on" : "off");
+		snprintf(buf, size, "%s: network %s", o ? o : "the profile", r->allow ? "on" : "off");
+		free(o);
 		return;
 	}
 	char *t = sb_host_pat_text(&r->pat);
-	snprintf(buf, size, "%s: network %s \"%s\"", o, r->allow ? "allow" : "deny", t);
+	snprintf(buf, size, "%s: network %s \"%s\"", o ? o : "the profile",
+		 r->allow ? "allow" : "deny", t);
 	free(t);
+	free(o);
 }
 
 /* ---- request heads ---- */

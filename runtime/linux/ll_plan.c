@@ -105,12 +105,12 @@ static bool rule_relevant(const sb_rule *r)
 
 static const char *rule_file(const sb_rule *r)
 {
-	return r->src_file ? r->src_file : r->loc.file;
+	return r->origin ? r->origin->file : r->loc.file;
 }
 
 static int rule_line(const sb_rule *r)
 {
-	return r->src_file ? r->src_line : r->loc.line;
+	return r->origin ? r->origin->line : r->loc.line;
 }
 
 /* The longest directory that contains every path a prefix or an anchored
@@ -313,8 +313,7 @@ static int linuxize(planner *pl, const sb_linux_opts *o)
 		for (size_t k = 0; k < nn; k++)
 			sb_rule_add_filter(c, nf[k]);
 		free(nf);
-		c->src_file = r->src_file;
-		c->src_line = r->src_line;
+		c->origin = r->origin;
 		sb_profile_add_rule(pl->lp, c);
 	}
 	return 0;

@@ -12,12 +12,12 @@
 
 static const char *rule_file(const sb_rule *r)
 {
-	return r->src_file ? r->src_file : r->loc.file;
+	return r->origin ? r->origin->file : r->loc.file;
 }
 
 static int rule_line(const sb_rule *r)
 {
-	return r->src_file ? r->src_line : r->loc.line;
+	return r->origin ? r->origin->line : r->loc.line;
 }
 
 /* ---- non-file operations and platform gaps ---- */

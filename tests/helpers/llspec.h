@@ -4,7 +4,7 @@
  * ACTION allow|deny; OP an SBPL operation name; KIND literal|subpath|prefix|
  * regex|vnode (vnode VALUE: dir|file|symlink).  $NAME in a VALUE is replaced
  * by the -D NAME=VALUE binding (the profile comes out bound).  '#' starts a
- * comment.  Each rule keeps its file and line as src_file/src_line.  */
+ * comment.  Each rule keeps its file and line as its origin record.  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,7 @@ static void llspec_expand(const char *in, char *out, size_t n, const llspec_def 
 }
 
 /* Returns NULL and prints a message on a syntax error.  */
-static sb_profile *llspec_load(const char *file, const llspec_def *defs, size_t ndefs)
+static sb_profile *llspec_load(const char *file, const llspec_def *defs, size_t ndefs, sb_diag *d)
 {
 	FILE *f = fopen(file, "r");
 	if (!f) {
@@ -70,8 +70,7 @@ static sb_profile *llspec_load(const char *file, const llspec_def *defs, size_t 
 		}
 		sb_loc loc = { .file = file, .line = lineno, .col = 1 };
 		sb_rule *r = sb_rule_new(strcmp(act, "allow") == 0 ? SB_ALLOW : SB_DENY, loc);
-		r->src_file = file;
-		r->src_line = lineno;
+		r->origin = sb_origin_new(d, file, lineno, 1, NULL, 0);
 		char *osave = NULL;
 		for (char *op = strtok_r(ops, ",", &osave); op; op = strtok_r(NULL, ",", &osave)) {
 			int o = sb_op_lookup(op);
@@ -133,7 +132,7 @@ static sb_profile *llspec_load_any(const char *file, const llspec_def *defs, siz
 {
 	size_t n = strlen(file);
 	if (n < 3 || strcmp(file + n - 3, ".sb") != 0)
-		return llspec_load(file, defs, ndefs);
+		return llspec_load(file, defs, ndefs, d);
 	sb_profile *raw = sb_sbpl_read_file(file, d);
 	if (!raw)
 		return NULL;

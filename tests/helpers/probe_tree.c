@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 		char buf[4200];
 		sb_decision dec = decide_pair(ev, &pairs[i], buf, sizeof buf);
 		const char *dk = dec.kind == SB_DEC_ALLOW ? "allow" : dec.kind == SB_DEC_DENY ? "deny" : "unknown";
-		int dl = dec.rule ? dec.rule->src_line : 0;
+		int dl = dec.rule && dec.rule->origin ? dec.rule->origin->line : 0;
 		if (!strcmp(r, "OK")) {
 			n_allow++;
 			if (dec.kind != SB_DEC_ALLOW) {

@@ -190,14 +190,30 @@ Test(diff, explain_exit_statuses)
  * the command line wins; an indexed ancestor param binds by its name.  */
 Test(diff, explain_uses_printed_defines)
 {
+	/* the -D list is data (emit_sbpl.h, "Data"); the comments above it
+	 * are for people */
 	const char *printed = ";; sandbox-exec parameters (-D NAME=VALUE):\n"
 			      ";;   -D HOME=/home/a b \n;;   -D HOME..WORKSPACE_1=/home/a b /src\n"
-			      "(version 1)(allow default)(deny file-read* (subpath (param \"HOME\")))"
+			      "(version 1)\n(define sbx-launch-params (list\n"
+			      "    (list \"HOME\" \"/home/a b \")\n"
+			      "    (list \"HOME..WORKSPACE_1\" \"/home/a b\" \" /src\")\n))\n"
+			      "(allow default)(deny file-read* (subpath (param \"HOME\")))"
 			      "(allow file-read-metadata (literal (param \"HOME..WORKSPACE_1\")))";
 	cr_expect(eq(int, explain(printed, "read", "/home/a b /x", NULL), 1));
 	cr_expect(eq(int, explain(printed, "read", "/home/a b/x", NULL), 0));
 	cr_expect(eq(int, explain(printed, "stat", "/home/a b /src", NULL), 0));
 	cr_expect(eq(int, explain(printed, "read", "/home/a b /x", "-DHOME=/elsewhere"), 0));
+}
+
+/* A profile with the -D list only in comments (an sbc before the data
+ * form): nothing is decided from a comment, the sample HOME applies.  */
+Test(diff, explain_ignores_define_comments)
+{
+	const char *printed = ";; sandbox-exec parameters (-D NAME=VALUE):\n"
+			      ";;   -D HOME=/home/a b \n"
+			      "(version 1)(allow default)(deny file-read* (subpath (param \"HOME\")))";
+	cr_expect(eq(int, explain(printed, "read", "/home/a b /x", NULL), 0));
+	cr_expect(eq(int, explain(printed, "read", "/Users/me/x", NULL), 1));
 }
 
 static bool has_probe(const sb_probes *ps, const char *p)

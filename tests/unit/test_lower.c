@@ -10,16 +10,33 @@
 
 #include "frontend_util.h"
 
-/* The body of the profile with the "; file:line" comments removed.  */
+/* The body of the profile with the "; file:line" comments and the data
+ * form (the (define sbx-...) forms, up to their closing parenthesis)
+ * removed.  */
 static char *rules_of(const char *text)
 {
 	const char *b = fe_body(text);
 	char *out = calloc(1, strlen(b) + 1);
+	int depth = 0;   /* inside a data form: its open parentheses */
 	for (const char *s = b; *s;) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
-		if (*s != ';')
+		if (!depth && !strncmp(s, "(define sbx-", 12))
+			depth = -1;
+		if (depth) {
+			bool str = false;
+			depth = depth < 0 ? 0 : depth;
+			for (size_t k = 0; k < n; k++) {
+				if (s[k] == '\\' && str)
+					k++;
+				else if (s[k] == '"')
+					str = !str;
+				else if (!str)
+					depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+			}
+		} else if (*s != ';') {
 			strncat(out, s, n);
+		}
 		s += n;
 	}
 	return out;
@@ -59,8 +76,8 @@ Test(lower, omp_rules_in_ir)
 		cr_expect(eq(int, p->rules[i]->ops[0], ops[i]), "rule %zu", i);
 		cr_expect(eq(int, p->rules[i]->action, acts[i]), "rule %zu", i);
 		cr_expect(eq(sz, p->rules[i]->nfilters, nf[i]), "rule %zu", i);
-		cr_expect(eq(int, p->rules[i]->src_line, lines[i]), "rule %zu", i);
-		cr_expect(eq(str, (char *)p->rules[i]->src_file, "t.sbx"), "rule %zu", i);
+		cr_expect(eq(int, p->rules[i]->origin->line, lines[i]), "rule %zu", i);
+		cr_expect(eq(str, (char *)p->rules[i]->origin->file, "t.sbx"), "rule %zu", i);
 	}
 	/* params, sorted, in the header */
 	cr_assert(eq(str, p->source_policy, "t.sbx"));

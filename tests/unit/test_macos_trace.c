@@ -114,8 +114,7 @@ Test(macos_trace, deny_rules_tagged_with_their_origin)
 				  "(allow file-read* (subpath \"/a/b\"))\n(deny network*)\n";
 	sb_profile *p = sb_sbpl_read("t.sb", src, sizeof src - 1, d);
 	cr_assert(p != NULL);
-	p->rules[1]->src_file = "omp.sbx";
-	p->rules[1]->src_line = 24;
+	p->rules[1]->origin = sb_origin_new(d, "omp.sbx", 24, 1, NULL, 0);
 	sb_launch_tag_denies(p, TAG);
 	char *text = sb_profile_text(p);
 	cr_assert(strstr(text, "(deny file-read* (with message \"omp-sandbox rule omp.sbx:24 " TAG

@@ -52,7 +52,7 @@ Test(parser, omp_policy_statements)
 	cr_assert(eq(str, s->targets[0].rel, ""));
 	cr_assert(eq(int, s->loc.line, 6));
 	cr_assert(eq(int, s->loc.col, 1));
-	cr_assert(eq(str, (char *)s->origin, "t.sbx"));
+	cr_assert(eq(str, (char *)s->origin->file, "t.sbx"));
 	cr_assert(eq(int, s->include_depth, 0));
 	cr_assert(eq(str, (char *)p->file, "t.sbx"));
 	fe_done(&r);
@@ -347,16 +347,16 @@ Test(parser, include_splices_in_place, .init = mk_tmp, .fini = rm_tmp)
 	fe_run r = parse_file("top.sbx");
 	cr_assert(not(eq(ptr, r.pol, NULL)), "%s", r.diag);
 	cr_assert(eq(sz, r.pol->nstmts, 5));
-	cr_assert(eq(str, (char *)r.pol->stmts[0].origin, "top.sbx"));
-	cr_assert(eq(str, (char *)r.pol->stmts[1].origin, "lib/base.sbx"));
+	cr_assert(eq(str, (char *)r.pol->stmts[0].origin->file, "top.sbx"));
+	cr_assert(eq(str, (char *)r.pol->stmts[1].origin->file, "lib/base.sbx"));
 	cr_assert(eq(int, r.pol->stmts[1].include_depth, 1));
-	cr_assert(eq(str, (char *)r.pol->stmts[2].origin, "lib/more.sbx"));
+	cr_assert(eq(str, (char *)r.pol->stmts[2].origin->file, "lib/more.sbx"));
 	cr_assert(eq(int, r.pol->stmts[2].include_depth, 2));
 	/* the list declared in the include is a list in the including file */
 	cr_assert(eq(int, r.pol->stmts[2].targets[0].base, SBX_BASE_LIST));
-	cr_assert(eq(str, (char *)r.pol->stmts[3].origin, "lib/base.sbx"));
+	cr_assert(eq(str, (char *)r.pol->stmts[3].origin->file, "lib/base.sbx"));
 	cr_assert(eq(int, r.pol->stmts[3].loc.line, 3));
-	cr_assert(eq(str, (char *)r.pol->stmts[4].origin, "top.sbx"));
+	cr_assert(eq(str, (char *)r.pol->stmts[4].origin->file, "top.sbx"));
 	/* diagnostics names are the paths as resolved */
 	cr_assert(contains(r.pol->stmts[2].loc.file, "/lib/more.sbx"));
 	fe_done(&r);

@@ -42,7 +42,8 @@ static size_t compare(const char *name, const sb_profile *a, const sb_profile *b
 					  sb_op_name((sb_op)op), ps.paths[i], vnode);
 				cr_expect(eq(int, x.models_disagree, y.models_disagree));
 				if (x.rule && y.rule)
-					cr_expect(eq(int, x.rule->src_line, y.rule->src_line), "%s: %s %s: policy line",
+					cr_expect(eq(int, x.rule->origin ? x.rule->origin->line : 0,
+						     y.rule->origin ? y.rule->origin->line : 0), "%s: %s %s: policy line",
 						  name, sb_op_name((sb_op)op), ps.paths[i]);
 				else
 					cr_expect(x.rule == NULL && y.rule == NULL);
@@ -75,7 +76,17 @@ Test(roundtrip, examples)
 		cr_assert_not_null(back, "%s: the emitted profile does not read back:\n%s", file, text);
 		cr_expect(eq(sz, back->nrules, ir->nrules), "%s: rule count", file);
 		for (size_t i = 0; i < ir->nrules && i < back->nrules; i++) {
-			cr_expect(eq(int, back->rules[i]->src_line, ir->rules[i]->src_line), "%s: rule %zu origin", file, i);
+			const sb_origin *bo = back->rules[i]->origin, *io = ir->rules[i]->origin;
+			/* the whole record travels in the data form */
+			cr_expect(eq(int, bo == NULL, io == NULL), "%s: rule %zu origin", file, i);
+			if (bo && io) {
+				cr_expect(eq(str, (char *)bo->file, (char *)io->file), "%s: rule %zu", file, i);
+				cr_expect(eq(int, bo->line, io->line), "%s: rule %zu origin", file, i);
+				cr_expect(eq(int, bo->col, io->col), "%s: rule %zu origin", file, i);
+				cr_expect(eq(sz, bo->len, io->len), "%s: rule %zu origin", file, i);
+				cr_expect(bo->len == io->len && !memcmp(bo->text, io->text, io->len),
+					  "%s: rule %zu statement", file, i);
+			}
 			char *x = sb_sbpl_rule_text(ir->rules[i]), *y = sb_sbpl_rule_text(back->rules[i]);
 			cr_expect(eq(str, x, y), "%s: rule %zu", file, i);
 			free(x);
