@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/common/path.h"
-#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* PROFILE: text a sandbox will run, so a value that cannot be written
@@ -476,12 +475,12 @@ static void data_pieces(emitter *e, const char *s, size_t n)
  * blank, 16 a string (under the 255 bytes of a literal) and a line: few
  * values for the reader, where a number each cost a large profile's read
  * a fifth of its time.  Written without formatting: one a rule.  */
-static void data_numbers(emitter *e, const size_t *v, size_t n)
+static void data_numbers(emitter *e, const uint32_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		out_s(e, i % 16 ? " " : i ? "\"\n    \"" : "\n    \"");
 		char num[24], *q = num + sizeof num;
-		size_t x = v[i];
+		uint32_t x = v[i];
 		do
 			*--q = (char)('0' + x % 10);
 		while (x /= 10);
@@ -498,11 +497,33 @@ static void data_numbers(emitter *e, const size_t *v, size_t n)
 typedef struct {
 	const sb_origin **recs;
 	size_t nrecs, reccap;
-	size_t *idx;
+	uint32_t *idx;
 	size_t nidx, idxcap;
-	sb_strmap *seen;
+	/* the records seen, by address: open addressing, a slot is a record's
+	 * number (0: empty); a profile of 100k statements has 100k records,
+	 * which a strmap held in 8 MB of 32-byte slots */
+	uint32_t *seen;
+	size_t seencap;
 	const sb_origin *last;
 } origin_tab;
+
+static size_t origin_hash(const sb_origin *o)
+{
+	uint64_t h = (uint64_t)(uintptr_t)o;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+/* The slot of o: its record's, or the empty one where it would go.  */
+static size_t seen_slot(const origin_tab *t, const sb_origin *o)
+{
+	size_t i = origin_hash(o) & (t->seencap - 1);
+	while (t->seen[i] && t->recs[t->seen[i] - 1] != o)
+		i = (i + 1) & (t->seencap - 1);
+	return i;
+}
 
 static void origins_add(origin_tab *t, const sb_origin *o)
 {
@@ -510,7 +531,7 @@ static void origins_add(origin_tab *t, const sb_origin *o)
 		t->idxcap = t->idxcap ? 2 * t->idxcap : 64;
 		t->idx = xrealloc(t->idx, t->idxcap * sizeof *t->idx);
 	}
-	size_t *at = &t->idx[t->nidx++];
+	uint32_t *at = &t->idx[t->nidx++];
 	*at = 0;
 	/* col 0 at a line: named by an origin comment or text, from a
 	 * profile without the table; no comment becomes data */
@@ -520,24 +541,35 @@ static void origins_add(origin_tab *t, const sb_origin *o)
 		*at = at[-1];
 		return;
 	}
-	if (!t->seen)
-		t->seen = sb_strmap_new();
-	void **slot = sb_strmap_slot(t->seen, &o, sizeof o, true);
-	if (!*slot) {
+	if ((t->nrecs + 1) * 2 > t->seencap) {   /* at most half full */
+		size_t cap = t->seencap ? 2 * t->seencap : 64;
+		uint32_t *old = t->seen;
+		size_t oldcap = t->seencap;
+		t->seen = xcalloc(cap, sizeof *t->seen);
+		t->seencap = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				t->seen[seen_slot(t, t->recs[old[i] - 1])] = old[i];
+		free(old);
+	}
+	size_t i = seen_slot(t, o);
+	if (!t->seen[i]) {
 		if (t->nrecs == t->reccap) {
 			t->reccap = t->reccap ? 2 * t->reccap : 16;
 			t->recs = xrealloc(t->recs, t->reccap * sizeof *t->recs);
 		}
+		if (t->nrecs >= UINT32_MAX)
+			abort();   /* 4G statements: no policy has them */
 		t->recs[t->nrecs++] = o;
-		*slot = (void *)(uintptr_t)t->nrecs;
+		t->seen[i] = (uint32_t)t->nrecs;
 	}
-	*at = (size_t)(uintptr_t)*slot;
+	*at = t->seen[i];
 	t->last = o;
 }
 
 static void origins_clear(origin_tab *t)
 {
-	sb_strmap_free(t->seen);
+	free(t->seen);
 	free(t->recs);
 	free(t->idx);
 	memset(t, 0, sizeof *t);
