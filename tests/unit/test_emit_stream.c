@@ -40,18 +40,6 @@ static bool contains_error(const char *diag)
 	return diag && strstr(diag, ": error: ") != NULL;
 }
 
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 /* Compile `text` streamed into `out`; returns finish's result (or 2 when
  * the lowering failed), diagnostics in *diag (caller frees).  */
 static int stream_compile(const char *text, const sbx_defines *defs, const char *out, char **diag)
@@ -112,7 +100,7 @@ static void same_as_whole(int extra)
 	char *got = slurp(out);
 	cr_assert(not(eq(ptr, got, NULL)));
 	cr_assert(eq(str, got, whole.text));
-	cr_assert(eq(int, count_entries(dir), 1), "only the output: the rules' file is gone");
+	cr_assert(eq(int, fe_count_entries(dir), 1), "only the output: the rules' file is gone");
 	struct stat st;
 	cr_assert(eq(int, stat(out, &st), 0));
 	cr_assert(eq(u32, (unsigned)(st.st_mode & 0777), 0644));
@@ -154,7 +142,7 @@ Test(emit_stream, failed_lowering_leaves_the_output_untouched)
 	cr_assert(contains_error(diag), "%s", diag);
 	char *got = slurp(out);
 	cr_assert(eq(str, got, "old\n"), "the old output is unchanged");
-	cr_assert(eq(int, count_entries(dir), 1), "no temporary file left");
+	cr_assert(eq(int, fe_count_entries(dir), 1), "no temporary file left");
 	free(got);
 	free(diag);
 	free(text);
@@ -188,7 +176,7 @@ Test(emit_stream, refused_string_writes_nothing)
 	cr_assert(eq(int, sb_diag_errors(r.d), 1), "reported once");
 	cr_assert(not(eq(ptr, strstr(fe_diag(&r), "t.sbx:3:1: error: a string contains a control character"),
 			 NULL)), "%s", r.diag);
-	cr_assert(eq(int, count_entries(dir), 0), "nothing written");
+	cr_assert(eq(int, fe_count_entries(dir), 0), "nothing written");
 	sb_sbpl_stream_free(w);
 	sb_rule_free(ok);
 	sb_rule_free(bad);
