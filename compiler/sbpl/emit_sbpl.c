@@ -72,6 +72,20 @@ static void out_s(emitter *e, const char *s)
 	out_n(e, s, strlen(s));
 }
 
+/* A number in decimal, without formatting (several a rule of a large
+ * profile: a line, a column, a record's number).  */
+static void out_int(emitter *e, long v)
+{
+	char num[24], *q = num + sizeof num;
+	unsigned long x = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	do
+		*--q = (char)('0' + x % 10);
+	while (x /= 10);
+	if (v < 0)
+		*--q = '-';
+	out_n(e, q, (size_t)(num + sizeof num - q));
+}
+
 static void out_f(emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out_f(emitter *e, const char *fmt, ...)
 {
@@ -435,6 +449,18 @@ static void data_quoted(emitter *e, const char *s, size_t n)
 {
 	out_c(e, '"');
 	for (size_t i = 0; i < n; i++) {
+		/* a run that needs no escape in one write: a statement's text is
+		 * mostly such runs, and a large profile has one a statement */
+		size_t run = i;
+		while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f &&
+		       s[run] != '\\' && s[run] != '"')
+			run++;
+		if (run > i) {
+			out_n(e, s + i, run - i);
+			i = run;
+			if (i == n)
+				break;
+		}
 		unsigned char ch = (unsigned char)s[i];
 		if (ch == '\\' || ch == '"') {
 			out_c(e, '\\');
@@ -479,12 +505,7 @@ static void data_numbers(emitter *e, const uint32_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		out_s(e, i % 16 ? " " : i ? "\"\n    \"" : "\n    \"");
-		char num[24], *q = num + sizeof num;
-		uint32_t x = v[i];
-		do
-			*--q = (char)('0' + x % 10);
-		while (x /= 10);
-		out_n(e, q, (size_t)(num + sizeof num - q));
+		out_int(e, (long)v[i]);
 	}
 	if (n)
 		out_c(e, '"');
@@ -590,7 +611,10 @@ static void origins_emit(emitter *e, const origin_tab *t, size_t nrules)
 		const sb_origin *o = t->recs[i];
 		out_s(e, "    (list");
 		data_pieces(e, o->file, strlen(o->file));
-		out_f(e, " %d %d", o->line, o->col);
+		out_c(e, ' ');
+		out_int(e, o->line);
+		out_c(e, ' ');
+		out_int(e, o->col);
 		if (o->text)
 			data_pieces(e, o->text, o->len);
 		out_s(e, ")\n");
