@@ -25,6 +25,10 @@ OPT     ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -DSB_VERSION='"$(VERSION)"' -DSB_HOMEPAGE='"$(HOMEPAGE)"' -I. -I$(B)/gen -MMD -MP
 CFLAGS  += $(CSTD) $(OPT) $(WARN)
 LDLIBS  += -lm -pthread
+# The launchers bind eagerly: lazy binding writes the GOT on first call,
+# after the launch's forks, a copy-on-write fault per page in each process
+# (bench/analysis.md, launch).
+RT_LDFLAGS := -Wl,-z,now -Wl,-z,relro
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -150,10 +154,10 @@ $(B)/bin/sbc: $(B)/obj/compiler/cli/sbc_main.o $(C_LINK)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/sbrun: $(B)/obj/runtime/cli/sbrun_main.o $(B)/obj/gen/default_profile.o $(R_LINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(RT_LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/bin/omp-sandboxed: $(B)/obj/runtime/cli/omp_sandboxed_main.o $(B)/obj/gen/default_profile.o $(R_LINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(RT_LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/test-bin/sbrun: $(B)/tobj/runtime/cli/sbrun_main.o $(B)/obj/gen/default_profile.o $(R_TLINK) $(CORE_LIBS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -484,14 +484,17 @@ static sb_decision decide(sb_eval *ev, bool indexed, sb_op op, const char *path,
 	return d;
 }
 
+/* Once an index exists (a planner asks both kinds of question), it serves
+ * these too: the same answers (a rule it leaves out cannot match), from
+ * the few candidates instead of every rule (bench/analysis.md, launch).  */
 sb_decision sb_eval_decide(sb_eval *ev, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(ev, false, op, path, vnode, true);
+	return decide(ev, ev->indexed, op, path, vnode, true);
 }
 
 sb_decision sb_eval_decide_node(sb_eval *ev, sb_op op, const char *path, unsigned vnode)
 {
-	return decide(ev, false, op, path, vnode, false);
+	return decide(ev, ev->indexed, op, path, vnode, false);
 }
 
 /* ---- the index ---- */

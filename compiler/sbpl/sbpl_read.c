@@ -430,8 +430,10 @@ static void conv_rule(conv *c, const sx_node *n, sb_action action)
 	}
 	if (c->nconds)
 		add_conditions(c, r);
-	r->call_loc = n->call_loc;
-	r->call_name = n->call_name;
+	if (n->call) {
+		r->call_loc = n->call->loc;
+		r->call_name = n->call->name;
+	}
 	attach_origin(c, r, n->loc.line);
 	sb_profile_add_rule(c->p, r);
 }

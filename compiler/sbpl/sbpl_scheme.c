@@ -31,12 +31,27 @@ typedef struct env env;
 typedef struct ev ev;
 typedef value *(*prim_fn)(ev *e, const sx_node *call, value **args, size_t n);
 
+enum { PRIMS_MAX = 48 };   /* at least the entries of prims[] */
+
 typedef struct prim {
 	const char *name;
 	int min, max;            /* argument counts; max -1: any */
 	prim_fn fn;
 } prim;
 
+typedef struct proc {
+	const char *name;        /* NULL: lambda */
+	const sx_node *const *params; /* parameter symbols */
+	size_t nparams;
+	const char *rest;        /* variadic parameter, or NULL */
+	const sx_node *const *body;
+	size_t nbody;
+	env *env;
+} proc;
+
+/* 64 bytes: a profile of rules without procedures makes thousands of
+ * values (strings mostly), and their pages are a good part of a launch
+ * (bench/analysis.md, launch); what only a procedure has is apart.  */
 struct value {
 	vkind kind;
 	long long num;           /* NUM; BOOL: 0 or 1; SYM: 1 for a name evaluated
@@ -45,15 +60,13 @@ struct value {
 	size_t len;
 	const sx_node *src;      /* STR, NUM, BOOL, SYM: the literal it was read from */
 	const sx_node *expr;     /* STR: spelling with params, or NULL; FORM, UNKNOWN: the form */
-	value *car, *cdr;        /* PAIR */
-	const char *name;        /* PROC (NULL: lambda) */
-	const sx_node *const *params; /* PROC: parameter symbols */
-	size_t nparams;
-	const char *rest;        /* PROC: variadic parameter, or NULL */
-	const sx_node *const *body;
-	size_t nbody;
-	env *env;
-	const prim *prim;
+	union {
+		struct {
+			value *car, *cdr;   /* PAIR */
+		};
+		proc *proc;              /* PROC */
+		const prim *prim;        /* PRIM */
+	};
 };
 
 typedef struct bind {
@@ -95,8 +108,10 @@ struct ev {
 	int uncertain;           /* nesting of branches under an unknown condition */
 	uncertain_def *udefs;
 	size_t nudefs, capudefs;
+	value *prim_vals[PRIMS_MAX];  /* by prim_index; NULL until asked */
 	sb_loc call_loc;         /* outermost procedure call in progress */
 	const char *call_name;
+	const sx_call *call;     /* the same for the rule forms made in it; NULL */
 	value unspec, nil, t, f;
 };
 
@@ -151,6 +166,14 @@ static value *v_new(ev *e, vkind k)
 {
 	value *v = ev_alloc(e, sizeof *v);
 	v->kind = k;
+	return v;
+}
+
+static value *v_proc(ev *e, const char *name)
+{
+	value *v = v_new(e, V_PROC);
+	v->proc = ev_alloc(e, sizeof *v->proc);
+	v->proc->name = name;
 	return v;
 }
 
@@ -342,7 +365,7 @@ static const sx_node *residual(ev *e, const value *v, sb_loc loc)
 		return n;
 	}
 	case V_PROC:
-		return node_symbol(e, v->name ? v->name : "lambda", loc);
+		return node_symbol(e, v->proc->name ? v->proc->name : "lambda", loc);
 	case V_PRIM:
 		return node_symbol(e, v->prim->name, loc);
 	case V_FORM:
@@ -468,6 +491,7 @@ static env *env_new(ev *e, env *parent)
 
 static value *eval(ev *e, const sx_node *x, env *en);
 static const prim *prim_lookup(const char *name);
+static size_t prim_index(const prim *p);
 
 typedef struct seq {
 	const sx_node *const *v;
@@ -546,8 +570,7 @@ static value *both_branches(ev *e, const sx_node *form, const sx_node *cond, seq
 		n->kids[2] = begin_of(e, &t, form->loc);
 		if (f.n)
 			n->kids[3] = begin_of(e, &f, form->loc);
-		n->call_loc = e->call_loc;
-		n->call_name = e->call_name;
+		n->call = e->call;
 		emit(e, n);
 	}
 	return v_unknown(e, form);
@@ -632,36 +655,36 @@ static value *eval_and_or(ev *e, const sx_node *x, env *en, bool is_and)
 static value *make_proc(ev *e, const char *name, const sx_node *params, size_t from, seq body, env *en,
 			const sx_node *at)
 {
-	value *p = v_new(e, V_PROC);
-	p->name = name;
+	value *v = v_proc(e, name);
+	proc *p = v->proc;
 	p->body = body.v;
 	p->nbody = body.n;
 	p->env = en;
 	if (params->kind == SX_SYMBOL) {
 		p->rest = params->text;
-		return p;
+		return v;
 	}
 	if (params->kind != SX_LIST)
 		fail(e, params, "parameters must be a list of names");
 	size_t n = params->nkids > from ? params->nkids - from : 0;
 	/* (lambda () ...) has no kids array: no pointer arithmetic on NULL */
-	const sx_node *const *v = n ? (const sx_node *const *)params->kids + from : NULL;
+	const sx_node *const *ps = n ? (const sx_node *const *)params->kids + from : NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i]->kind != SX_SYMBOL)
-			fail(e, v[i], "a parameter must be a name");
-		if (!strcmp(v[i]->text, ".")) {
-			if (i + 2 != n || v[i + 1]->kind != SX_SYMBOL)
-				fail(e, v[i], "'.' must come before the last parameter");
-			p->rest = v[i + 1]->text;
+		if (ps[i]->kind != SX_SYMBOL)
+			fail(e, ps[i], "a parameter must be a name");
+		if (!strcmp(ps[i]->text, ".")) {
+			if (i + 2 != n || ps[i + 1]->kind != SX_SYMBOL)
+				fail(e, ps[i], "'.' must come before the last parameter");
+			p->rest = ps[i + 1]->text;
 			n = i;
 			break;
 		}
 	}
-	p->params = v;
+	p->params = ps;
 	p->nparams = n;
 	if (!body.n)
 		fail(e, at, "a procedure needs a body");
-	return p;
+	return v;
 }
 
 static value *eval_define(ev *e, const sx_node *x, env *en)
@@ -681,10 +704,10 @@ static value *eval_define(ev *e, const sx_node *x, env *en)
 	if (x->nkids != 3)
 		fail(e, x, "'define' of a value takes a name and one expression");
 	value *v = eval(e, x->kids[2], en);
-	if (v->kind == V_PROC && !v->name) {
-		value *named = v_new(e, V_PROC);
-		*named = *v;
-		named->name = target->text;
+	if (v->kind == V_PROC && !v->proc->name) {
+		value *named = v_proc(e, target->text);
+		*named->proc = *v->proc;
+		named->proc->name = target->text;
 		v = named;
 	}
 	define(e, en, target->text, v);
@@ -757,8 +780,8 @@ static value *eval_let(ev *e, const sx_node *x, env *en, const char *kind)
 		fail(e, x, "'%s' needs a body", kind);
 	if (loop) {
 		/* named let: a procedure of the binding names, called once */
-		value *p = v_new(e, V_PROC);
-		p->name = loop;
+		value *pv = v_proc(e, loop);
+		proc *p = pv->proc;
 		p->body = body.v;
 		p->nbody = body.n;
 		p->env = inner;
@@ -767,7 +790,7 @@ static value *eval_let(ev *e, const sx_node *x, env *en, const char *kind)
 			names[i] = binds->kids[i]->kids[0];
 		p->params = names;
 		p->nparams = binds->nkids;
-		define(e, inner, loop, p);
+		define(e, inner, loop, pv);
 		env *call = env_new(e, inner);
 		for (size_t i = 0; i < binds->nkids; i++)
 			define(e, call, names[i]->text, vals[i]);
@@ -793,8 +816,7 @@ static value *eval_rule(ev *e, const sx_node *x, env *en)
 		r->kids[n++] = (sx_node *)residual(e, v, x->kids[i]->loc);
 	}
 	r->nkids = n;
-	r->call_loc = e->call_loc;
-	r->call_name = e->call_name;
+	r->call = e->call;
 	emit(e, r);
 	return &e->unspec;
 }
@@ -802,6 +824,17 @@ static value *eval_rule(ev *e, const sx_node *x, env *en)
 /* Special forms; NULL when `head` is not one.  */
 static value *special(ev *e, const char *head, const sx_node *x, env *en, bool *handled)
 {
+	/* By first letter: most heads of a profile (param, string-append,
+	 * subpath, require-any, ...) are none of these, and the chain of
+	 * strcmp below was a tenth of reading one (bench/analysis.md, launch).  */
+	switch (head[0]) {
+	case 'a': case 'b': case 'c': case 'd': case 'i': case 'l': case 'o': case 'q':
+	case 't': case 'u': case 'v': case 'w':
+		break;
+	default:
+		*handled = false;
+		return NULL;
+	}
 	*handled = true;
 	if (!strcmp(head, "quote")) {
 		if (x->nkids != 2)
@@ -836,8 +869,7 @@ static value *special(ev *e, const char *head, const sx_node *x, env *en, bool *
 		/* statements of the rule mapper, read there as written */
 		sx_node *copy = node_new(e, SX_LIST, x->loc);
 		*copy = *x;
-		copy->call_loc = e->call_loc;
-		copy->call_name = e->call_name;
+		copy->call = e->call;
 		emit(e, copy);
 		return &e->unspec;
 	}
@@ -871,27 +903,34 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 		return p->fn(e, call, args, n);
 	}
 	if (f->kind == V_PROC) {
-		if (n < f->nparams || (n > f->nparams && !f->rest))
-			fail(e, call, "'%s' takes %s%zu argument%s, not %zu", f->name ? f->name : "lambda",
-			     f->rest ? "at least " : "", f->nparams, f->nparams == 1 ? "" : "s", n);
-		env *en = env_new(e, f->env);
-		for (size_t i = 0; i < f->nparams; i++)
-			define(e, en, f->params[i]->text, args[i]);
-		if (f->rest) {
+		const proc *fp = f->proc;
+		if (n < fp->nparams || (n > fp->nparams && !fp->rest))
+			fail(e, call, "'%s' takes %s%zu argument%s, not %zu",
+			     fp->name ? fp->name : "lambda", fp->rest ? "at least " : "", fp->nparams,
+			     fp->nparams == 1 ? "" : "s", n);
+		env *en = env_new(e, fp->env);
+		for (size_t i = 0; i < fp->nparams; i++)
+			define(e, en, fp->params[i]->text, args[i]);
+		if (fp->rest) {
 			value *l = &e->nil;
-			for (size_t i = n; i-- > f->nparams;)
+			for (size_t i = n; i-- > fp->nparams;)
 				l = v_pair(e, args[i], l);
-			define(e, en, f->rest, l);
+			define(e, en, fp->rest, l);
 		}
 		bool outer = !e->call_name;
 		if (outer) {
 			e->call_loc = call->loc;
-			e->call_name = sb_diag_intern(e->d, f->name ? f->name : "lambda");
+			e->call_name = sb_diag_intern(e->d, fp->name ? fp->name : "lambda");
+			sx_call *site = ev_alloc(e, sizeof *site);
+			site->loc = e->call_loc;
+			site->name = e->call_name;
+			e->call = site;
 		}
-		value *v = eval_body(e, (seq){ f->body, f->nbody }, en);
+		value *v = eval_body(e, (seq){ fp->body, fp->nbody }, en);
 		if (outer) {
 			e->call_loc = (sb_loc){ 0 };
 			e->call_name = NULL;
+			e->call = NULL;
 		}
 		return v;
 	}
@@ -934,6 +973,31 @@ static value *apply(ev *e, const sx_node *call, value *f, value **args, size_t n
 	fail(e, call, "%s is not a procedure", kind_name(f));
 }
 
+/* A name: its binding, a primitive (one value each, shared: values are
+ * never changed once made), or else a symbol, made in `tmp` when the
+ * caller has one (the head of a call: apply() keeps no pointer to it) and
+ * in the arena otherwise.  A profile of rules makes a value per filter
+ * head and per (param ...) call: its pages counted (bench/analysis.md,
+ * launch).  */
+static value *eval_symbol(ev *e, const sx_node *x, env *en, value *tmp)
+{
+	value **slot = lookup_slot(e, en, x->text);
+	if (slot && *slot)
+		return *slot;
+	const prim *p = prim_lookup(x->text);
+	if (p) {
+		value **pv = &e->prim_vals[prim_index(p)];
+		if (!*pv) {
+			*pv = v_new(e, V_PRIM);
+			(*pv)->prim = p;
+		}
+		return *pv;
+	}
+	value *v = tmp ? tmp : v_new(e, V_SYM);
+	*v = (value){ .kind = V_SYM, .text = x->text, .src = x, .num = 1 };
+	return v;
+}
+
 static value *eval(ev *e, const sx_node *x, env *en)
 {
 	step(e, x);
@@ -943,21 +1007,8 @@ static value *eval(ev *e, const sx_node *x, env *en)
 	case SX_STRING:
 	case SX_BOOL:
 		return datum(e, x);
-	case SX_SYMBOL: {
-		value **slot = lookup_slot(e, en, x->text);
-		if (slot && *slot)
-			return *slot;
-		const prim *p = prim_lookup(x->text);
-		if (p) {
-			value *v = v_new(e, V_PRIM);
-			v->prim = p;
-			return v;
-		}
-		value *v = v_sym(e, x->text);
-		v->src = x;
-		v->num = 1;
-		return v;
-	}
+	case SX_SYMBOL:
+		return eval_symbol(e, x, en, NULL);
 	case SX_OPAQUE:
 		return v_unknown(e, x);
 	case SX_LIST:
@@ -974,7 +1025,15 @@ static value *eval(ev *e, const sx_node *x, env *en)
 	if (head->kind == SX_SYMBOL && !lookup_slot(e, en, head->text))
 		v = special(e, head->text, x, en, &handled);
 	if (!handled) {
-		value *f = eval(e, head, en);
+		value tmp;
+		value *f;
+		if (head->kind == SX_SYMBOL) {   /* eval() of it, without the arena */
+			step(e, head);
+			e->at = head;
+			f = eval_symbol(e, head, en, &tmp);
+		} else {
+			f = eval(e, head, en);
+		}
 		size_t n = x->nkids - 1;
 		value **args = ev_alloc(e, (n ? n : 1) * sizeof *args);
 		for (size_t i = 0; i < n; i++)
@@ -1449,6 +1508,13 @@ static const prim prims[] = {
 	{ "symbol?", 1, 1, p_symbol_p },
 };
 
+_Static_assert(sizeof prims / sizeof *prims <= PRIMS_MAX, "PRIMS_MAX is too small");
+
+static size_t prim_index(const prim *p)
+{
+	return (size_t)(p - prims);
+}
+
 static int cmp_prim(const void *key, const void *p)
 {
 	return strcmp(key, ((const prim *)p)->name);
@@ -1504,6 +1570,7 @@ static bool run_forms(ev *e, const sx_doc *doc)
 		e->depth = 0;
 		e->call_name = NULL;
 		e->call_loc = (sb_loc){ 0 };
+		e->call = NULL;
 		discard(e, eval(e, form, NULL));
 	}
 	return true;

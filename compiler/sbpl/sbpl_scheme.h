@@ -35,7 +35,7 @@
  *
  * Location: a rule made inside a procedure keeps the location of its
  * (allow ...) form in the definition and gets the call site of the
- * outermost procedure call in sx_node.call_loc / call_name.
+ * outermost procedure call in sx_node.call.
  *
  * Bounds: evaluation depth, steps and allocated bytes are limited
  * (SBS_MAX_*); exceeding one is a located error [sbpl-eval], so no input

@@ -25,23 +25,31 @@
  * value could not be computed; `text` is the source of the expression.  */
 typedef enum { SX_LIST, SX_SYMBOL, SX_STRING, SX_NUMBER, SX_BOOL, SX_OPAQUE } sx_kind;
 
+/* Where the evaluator (sbpl_scheme.h) made a rule form inside a
+ * procedure: the outermost procedure call and its name (interned in the
+ * sb_diag).  */
+typedef struct sx_call {
+	sb_loc loc;
+	const char *name;
+} sx_call;
+
+/* 104 bytes: the launch reads every node of the profile (and the evaluator
+ * makes as many again), so their pages count (bench/analysis.md, launch).  */
 typedef struct sx_node {
 	sx_kind kind;
+	bool raw;                 /* STRING written as #"..." */
 	char *text;               /* SYMBOL: folded name; STRING: decoded value;
 				     NUMBER: the spelling; OPAQUE: the source;
 				     NULL for LIST/BOOL */
 	size_t len;               /* STRING: byte length of text */
-	bool raw;                 /* STRING written as #"..." */
 	long long num;            /* NUMBER value; BOOL: 1 for #t */
 	struct sx_node **kids;    /* LIST */
 	size_t nkids;
 	size_t start, end;        /* byte offsets of the form in the source */
 	sb_loc loc;               /* start and end line/column */
-	/* Set on rule forms the evaluator (sbpl_scheme.h) made inside a
-	 * procedure: where the outermost procedure call is, and its name
-	 * (interned in the sb_diag).  line 0 / NULL otherwise.  */
-	sb_loc call_loc;
-	const char *call_name;
+	/* Set on rule forms the evaluator made inside a procedure; NULL
+	 * otherwise.  */
+	const sx_call *call;
 } sx_node;
 
 /* A `;` comment, kept so the SBPL reader can attach sbc's origin comments

@@ -30,8 +30,11 @@ typedef struct ctx {
  * existing ancestor, plus the rest.  */
 static char *canon_any(const char *p)
 {
+	/* sb_path_real, not realpath(): one open and one readlink instead of a
+	 * readlink per component, most of them failing (bench/analysis.md,
+	 * launch) */
 	char *lex = sb_gitcfg_lexical(p);
-	char *r = realpath(lex, NULL);
+	char *r = sb_path_real(lex);
 	if (r) {
 		free(lex);
 		return r;
@@ -41,7 +44,7 @@ static char *canon_any(const char *p)
 		while (cut > 0 && lex[cut] != '/')
 			cut--;
 		char *head = xstrndup(lex, cut ? cut : 1);
-		char *rh = realpath(head, NULL);
+		char *rh = sb_path_real(head);
 		free(head);
 		if (rh) {
 			char *j = xasprintf("%s%s", strcmp(rh, "/") ? rh : "", lex + cut);

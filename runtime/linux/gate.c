@@ -349,14 +349,15 @@ sb_gate *sb_gate_new(int listener, const sb_profile *bound, const sb_gate_inode 
 		     size_t ninodes)
 {
 	sb_gate *g = xcalloc(1, sizeof *g);
-	g->fd = listener;
+	g->fd = -1;
 	g->ev = sb_eval_new(bound, 0);
 	if (ninodes) {
 		g->inodes = xmalloc(ninodes * sizeof *inodes);
 		memcpy(g->inodes, inodes, ninodes * sizeof *inodes);
 		g->ninodes = ninodes;
 	}
-	(void)ioctl(listener, GATE_IOCTL_NOTIF_SET_FLAGS, (unsigned long)GATE_NOTIF_FD_SYNC_WAKE_UP);
+	if (listener >= 0)
+		sb_gate_set_listener(g, listener);
 	struct seccomp_notif_sizes sz = { 0 };
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) < 0) {
 		sz.seccomp_notif = sizeof(struct seccomp_notif);
@@ -373,6 +374,12 @@ sb_gate *sb_gate_new(int listener, const sb_profile *bound, const sb_gate_inode 
 	g->cur_umask = umask(022);
 	umask(g->cur_umask);
 	return g;
+}
+
+void sb_gate_set_listener(sb_gate *g, int listener)
+{
+	g->fd = listener;
+	(void)ioctl(listener, GATE_IOCTL_NOTIF_SET_FLAGS, (unsigned long)GATE_NOTIF_FD_SYNC_WAKE_UP);
 }
 
 void sb_gate_free(sb_gate *g)

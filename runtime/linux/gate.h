@@ -44,9 +44,12 @@ typedef struct sb_gate_inode {
 typedef struct sb_gate sb_gate;
 
 /* Supervisor side.  `bound` (borrowed) decides; `inodes` (copied) are the
- * protected existing files.  */
+ * protected existing files.  `listener` -1: made before the launcher's
+ * forks (its allocations then touch no copy-on-write page), the listener
+ * set once received.  */
 sb_gate *sb_gate_new(int listener, const sb_profile *bound, const sb_gate_inode *inodes,
 		     size_t ninodes);
+void sb_gate_set_listener(sb_gate *g, int listener);
 void sb_gate_free(sb_gate *g);
 /* Serve one notification.  0; -1 when the listener has hung up (every
  * filtered process is gone).  */

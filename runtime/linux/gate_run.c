@@ -23,7 +23,8 @@ static int serve_gate(void *ctx)
 	return sb_gate_serve(ctx);
 }
 
-void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_trace *gt)
+void sb_gate_run(const sb_ll_plan *plan, sb_gate *gate, int sock, sb_sup *sup,
+		 const sb_gate_trace *gt)
 {
 	/* Undumpable: the sandboxed tree (same uid, same Landlock domain)
 	 * can neither ptrace this process nor take its descriptors
@@ -35,9 +36,13 @@ void sb_gate_run(const sb_ll_plan *plan, int sock, sb_sup *sup, const sb_gate_tr
 			;
 	int listener = sb_fd_recv(sock);
 	close(sock);
-	sb_gate *g = listener >= 0 ? sb_gate_new(listener, plan->bound, plan->gate_inodes,
-						 plan->ngate_inodes)
-				   : NULL;
+	sb_gate *g = NULL;
+	if (listener >= 0) {
+		g = gate;
+		sb_gate_set_listener(g, listener);
+	} else {
+		sb_gate_free(gate);
+	}
 	sb_trace_notifier *tn = NULL;
 	if (g && gt->sock >= 0) {
 		tn = sb_trace_notifier_new(listener, plan, gt->handled, gt->trunc_guard, NULL);

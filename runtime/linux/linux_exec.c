@@ -117,12 +117,21 @@ static int check_std_fds(sb_diag *d)
 
 static int cap_last(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+	/* read(2), not stdio: this runs in a forked process, where a FILE's
+	 * buffer is heap pages written after the fork */
+	char buf[16];
 	int n = 40;
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = 40;
-		fclose(f);
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		char *end;
+		if (r > 0) {
+			buf[r] = '\0';
+			long v = strtol(buf, &end, 10);
+			if (end != buf)
+				n = (int)v;
+		}
 	}
 	return n;
 }
@@ -287,7 +296,8 @@ static int make_masks(const sb_ll_plan *plan, bool userns, sb_diag *d)
 /* The write gate (gate.h): fork; this process becomes the supervisor and
  * never returns; the child returns 0 with the socket to send its
  * listener on (the filter is installed last, just before execve).  */
-static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock, sb_diag *d)
+static int gate_fork(const sb_ll_plan *plan, sb_gate *g, const sb_gate_trace *gt, int *sock,
+		     sb_diag *d)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -311,7 +321,7 @@ static int gate_fork(const sb_ll_plan *plan, const sb_gate_trace *gt, int *sock,
 	 * terminal on 0-2 it must have no controlling terminal either
 	 * (tree.h; tests/escape/44-terminal-after-exit.sh).  */
 	sb_tree_detach();
-	sb_gate_run(plan, sv[0], &sup, gt);
+	sb_gate_run(plan, g, sv[0], &sup, gt);
 }
 
 static int exec_it(const char *path, char *const argv[], char *const envp[], sb_diag *d)
@@ -379,18 +389,25 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	int events = o->trace ? o->trace_events : -1;
 	if ((rc = check_std_fds(d)) != 0)
 		return rc;
+	/* The gate's state is made here, before the first fork: made in the
+	 * supervisor, its allocations consolidate malloc's free chunks, a
+	 * copy-on-write fault per page touched (about 60 a launch;
+	 * bench/analysis.md, launch).  */
+	sb_gate *gate = sandbox && plan->gate ? sb_gate_new(-1, plan->bound, plan->gate_inodes,
+							    plan->ngate_inodes)
+					      : NULL;
 	if ((rc = sb_tree_guard(o, d)) != 0)   /* a supervising parent (tree.h) */
-		return rc;
+		goto out;
 	if (o->egress && (rc = sb_ll_egress_enter(o->egress, events, !o->keep_background,
 						     o->tool ? o->tool : "sbrun", d)) != 0)
-		return rc;
+		goto out;
 	if (!o->egress && events >= 0)
 		close(events);   /* no proxy: nobody reports to it */
 	/* then the masks (a mount namespace; its own user namespace unless the
 	 * egress step made one already, in which this process is privileged) */
 	if (sandbox && sb_ll_masks_mounts(&plan->masks) &&
 	    (rc = make_masks(plan, plan->userns && !o->egress, d)) != 0)
-		return rc;
+		goto out;
 	sb_ll_abi_info ai = sb_ll_abi_info_for(sandbox ? pr.eff_abi : 0);
 	/* With "/" granted, the check below needs a place no rule covers: a
 	 * signal to init where the signal scope is enforced, else a detached
@@ -485,7 +502,7 @@ int sb_linux_exec(const sb_ll_plan *plan, const sb_linux_opts *o, const char *pa
 	int gate_sock = -1;
 	sb_gate_trace gt = { .sock = o->trace ? o->trace_sock : -1, .handled = ai.fs_mask,
 			     .trunc_guard = trunc_guard };
-	if (sandbox && plan->gate && (rc = gate_fork(plan, &gt, &gate_sock, d)) != 0)
+	if (gate && (rc = gate_fork(plan, gate, &gt, &gate_sock, d)) != 0)
 		goto out;
 	/* Last, so the launcher's own probe above is not reported.  Traced
 	 * with a gate, one filter carries both, and its listener goes to the
@@ -518,6 +535,7 @@ out:
 		close(rfd);
 	if (canary >= 0)
 		close(canary);
+	sb_gate_free(gate);   /* a failed launch: the supervisor never took it */
 	return rc;
 }
 #endif /* __linux__ */

@@ -251,8 +251,8 @@ void sb_ll_scan_other_ops(const struct sb_profile *orig, sb_ll_plan *plan,
 
 #define SB_LL_PROXY_ADDR "127.0.0.1:3128"   /* runtime/common/proxy.h */
 
-/* gate_run.c: serve the write gate's listener (received on `sock`) for
- * the child of sb_sup_fork until it has exited; end as it ended.  Traced
+/* gate_run.c: serve the write gate `g` and its listener (received on
+ * `sock`) for the child of sb_sup_fork until it has exited; end as it ended.  Traced
  * (gt->sock >= 0): the listener carries the trace's calls too; a message
  * without a descriptor on gt->sock tells the launcher outside, and the
  * denials follow there as records (trace_notify.h).  */
@@ -262,8 +262,9 @@ typedef struct sb_gate_trace {
 	bool trunc_guard;     /* below ABI 3 (seccomp_trunc.c) */
 } sb_gate_trace;
 struct sb_sup;
-void sb_gate_run(const sb_ll_plan *plan, int sock, struct sb_sup *sup, const sb_gate_trace *gt)
-	__attribute__((noreturn));
+struct sb_gate;   /* made before the forks (gate.h), owned from here on */
+void sb_gate_run(const sb_ll_plan *plan, struct sb_gate *g, int sock, struct sb_sup *sup,
+		 const sb_gate_trace *gt) __attribute__((noreturn));
 
 /* Accessors for the launcher.  */
 const sb_ll_rules *sb_ll_plan_rules(const sb_ll_plan *plan);

@@ -115,6 +115,9 @@ void sb_sup_exit(sb_sup *s, int wstatus)
 		raise(sig);
 		_exit(sb_wait_exit_code(wstatus));
 	}
-	exit(sb_wait_exit_code(wstatus));
+	/* _exit, flushed above: exit() would run libc's and the loader's
+	 * finalizers, writing pages this forked process shares copy-on-write
+	 * (nothing of ours is registered with atexit) */
+	_exit(sb_wait_exit_code(wstatus));
 }
 #endif /* __linux__ */

@@ -45,10 +45,31 @@ void sb_tree_reaper(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
+/* The walk runs in a supervisor forked from the launcher: every heap page
+ * it writes is a copy-on-write fault, and malloc after fork consolidates
+ * the launcher's free chunks (tens of pages).  So the sets start in place
+ * and the directories are read with getdents64 into the stack: a walk of
+ * a small tree touches no heap at all (bench/analysis.md, launch).  */
+enum { PIDSET_INLINE = 64 };
 typedef struct pidset {
 	pid_t *v;
 	size_t n, cap;
+	pid_t inl[PIDSET_INLINE];
 } pidset;
+
+static void pidset_init(pidset *s)
+{
+	s->v = s->inl;
+	s->n = 0;
+	s->cap = PIDSET_INLINE;
+}
+
+static void pidset_clear(pidset *s)
+{
+	if (s->v != s->inl)
+		free(s->v);
+	pidset_init(s);
+}
 
 static void pidset_add(pidset *s, pid_t p)
 {
@@ -56,60 +77,107 @@ static void pidset_add(pidset *s, pid_t p)
 		if (s->v[i] == p)
 			return;
 	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+		s->cap *= 2;
+		if (s->v == s->inl) {
+			s->v = xmalloc(s->cap * sizeof *s->v);
+			memcpy(s->v, s->inl, sizeof s->inl);
+		} else {
+			s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+		}
 	}
 	s->v[s->n++] = p;
 }
 
-static pid_t parent_of(pid_t pid);
-
-/* Without /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN): every
- * process whose parent is `pid`.  */
-static void children_by_scan(pid_t pid, pidset *out)
+/* Call fn for each entry of the directory `path` but "." and "..".
+ * Returns false when it cannot be opened.  */
+static bool each_entry(const char *path, void (*fn)(const char *name, void *arg), void *arg)
 {
-	DIR *d = opendir("/proc");
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end;
-		long p = strtol(e->d_name, &end, 10);
-		if (*end || p <= 0)
-			continue;
-		if (parent_of((pid_t)p) == pid)
-			pidset_add(out, (pid_t)p);
-	}
-	closedir(d);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	_Alignas(struct dirent64) char buf[4096];
+	ssize_t n;
+	while ((n = getdents64(fd, buf, sizeof buf)) > 0)
+		for (ssize_t at = 0; at < n;) {
+			const struct dirent64 *e = (const struct dirent64 *)(buf + at);
+			at += e->d_reclen;
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				fn(e->d_name, arg);
+		}
+	close(fd);
+	return true;
 }
 
-/* The children of every thread of `pid` into `out`.  */
+static pid_t parent_of(pid_t pid);
+
+typedef struct walk_ctx {
+	pid_t pid;
+	pidset *out;
+	bool listed;
+} walk_ctx;
+
+static void scan_one(const char *name, void *arg)
+{
+	walk_ctx *w = arg;
+	char *end;
+	long p = strtol(name, &end, 10);
+	if (!*end && p > 0 && parent_of((pid_t)p) == w->pid)
+		pidset_add(w->out, (pid_t)p);
+}
+
+/* The pids listed in /proc/PID/task/TID/children ("1 2 3 ").  */
+static void task_children(const char *tid, void *arg)
+{
+	walk_ctx *w = arg;
+	char cp[320], buf[4096];
+	snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", (int)w->pid, tid);
+	int fd = open(cp, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	w->listed = true;
+	/* read whole; a number cut at the end of the buffer is read again */
+	size_t have = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof buf - 1 - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = '\0';
+		char *s = buf, *end;
+		for (;;) {
+			while (*s == ' ' || *s == '\n')
+				s++;
+			long c = strtol(s, &end, 10);
+			if (end == s || !*end)   /* none, or maybe cut short */
+				break;
+			pidset_add(w->out, (pid_t)c);
+			s = end;
+		}
+		have = strlen(s);
+		memmove(buf, s, have);
+	}
+	close(fd);
+	buf[have] = '\0';
+	char *end;
+	long c = strtol(buf, &end, 10);
+	if (end != buf)
+		pidset_add(w->out, (pid_t)c);
+}
+
+/* The children of every thread of `pid` into `out`; without
+ * /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), every process whose
+ * parent is `pid`.  */
 static void children_of(pid_t pid, pidset *out)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
+	walk_ctx w = { .pid = pid, .out = out, .listed = false };
+	if (!each_entry(path, task_children, &w))
 		return;
-	struct dirent *e;
-	bool listed = false;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char cp[320];
-		snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", (int)pid, e->d_name);
-		FILE *f = fopen(cp, "re");
-		if (!f)
-			continue;
-		listed = true;
-		int c;
-		while (fscanf(f, "%d", &c) == 1)
-			pidset_add(out, (pid_t)c);
-		fclose(f);
-	}
-	closedir(d);
-	if (!listed)
-		children_by_scan(pid, out);
+	if (!w.listed)
+		each_entry("/proc", scan_one, &w);
 }
 
 /* The parent of `pid` (from /proc/PID/stat), or -1.  */
@@ -144,11 +212,13 @@ static bool in_set(const pidset *s, pid_t p)
 /* One walk: kill every descendant found.  Returns how many.  */
 static int kill_walk(void)
 {
-	pidset tree = { 0 };
+	pidset tree, kids;
+	pidset_init(&tree);
+	pidset_init(&kids);
 	pidset_add(&tree, getpid());
 	int killed = 0;
 	for (size_t i = 0; i < tree.n; i++) {
-		pidset kids = { 0 };
+		pidset_clear(&kids);
 		children_of(tree.v[i], &kids);
 		for (size_t k = 0; k < kids.n; k++) {
 			pid_t c = kids.v[k];
@@ -165,9 +235,9 @@ static int kill_walk(void)
 			}
 			close(pfd);
 		}
-		free(kids.v);
 	}
-	free(tree.v);
+	pidset_clear(&kids);
+	pidset_clear(&tree);
 	return killed;
 }
 
