@@ -139,6 +139,21 @@ expect_rc "--dump-ast" 0 "$SBC" --dump-ast "$OK1"
 grep -q "^basic.sbx:3: allow write workspace;$" "$tmp/cli.out" && ok "cli: --dump-ast text" || bad "cli: --dump-ast text"
 expect_rc "--dump-ir" 0 "$SBC" --dump-ir "$OK1"
 grep -q "^0 basic.sbx:2 deny default$" "$tmp/cli.out" && ok "cli: --dump-ir text" || bad "cli: --dump-ir text"
+# A profile larger than the writer's run (compiler/sbpl/emit_sbpl.c,
+# STREAM_RUN): its rules pass through a temporary file, copied behind the
+# header into a file, a pipe or a device alike, and no temporary is left.
+bench/gen_policy.sh 3000 > "$tmp/big.sbx"
+mkdir -p "$tmp/big" && rm -rf "$tmp/big"/* "$tmp/big"/.[!.]* 2> /dev/null
+if "$SBC" -o "$tmp/big/p.sb" "$tmp/big.sbx" 2> /dev/null &&
+	"$SBC" "$tmp/big.sbx" 2> /dev/null | cat > "$tmp/big.pipe" &&
+	[ "$(stat -c %s "$tmp/big/p.sb")" -gt 262144 ] &&
+	cmp -s "$tmp/big/p.sb" "$tmp/big.pipe" && [ "$(cd "$tmp/big" && ls -A)" = p.sb ]; then
+	ok "cli: a large profile is the same in a file and through a pipe, nothing else left"
+else
+	bad "cli: a large profile is the same in a file and through a pipe, nothing else left"
+fi
+expect_rc "a large profile to /dev/null" 0 "$SBC" -o /dev/null "$tmp/big.sbx"
+[ -c /dev/null ] && ok "cli: /dev/null is still a device" || bad "cli: /dev/null is still a device"
 expect_rc "--check several files" 0 "$SBC" --check "$G/ok/basic.sbx" "$G/ok/private.sbx" examples/omp.sbx
 [ ! -s "$tmp/cli.out" ] && ok "cli: --check writes nothing to stdout" || bad "cli: --check writes nothing to stdout"
 expect_rc "--check with one bad file" 1 "$SBC" --check "$G/ok/basic.sbx" "$G/fail/many-errors.sbx"

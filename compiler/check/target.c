@@ -115,10 +115,46 @@ void sbx_place_home(sbx_place *out, const char *rel, bool exact, const sbx_defin
 
 void sbx_place_clear(sbx_place *pl)
 {
-	free(pl->path);
+	if (!pl->borrowed)
+		free(pl->path);
 	free(pl->spelled);
 	pl->path = NULL;
 	pl->spelled = NULL;
+}
+
+/* sbx_place_of, with the path borrowed where it would be a copy of the
+ * target's own text (or of ""): the policy outlives its places, and a
+ * large policy's places were 100k small copies, allocated and freed.  */
+static void places_one(sbx_place *out, const sbx_target *t, const sbx_defines *defs)
+{
+	const char *rel = t && t->rel ? t->rel : "";
+	size_t rn = strlen(rel);
+	bool same = false;
+	if (!t || t->base == SBX_BASE_LIST)
+		same = true;   /* "" */
+	else if (t->base == SBX_BASE_ABS)   /* join("/", rel) is rel itself */
+		same = rel[0] == '/' && (rn == 1 || (rel[1] != '/' && rel[rn - 1] != '/'));
+	else
+		same = !sbx_bound_value(defs, sbx_base_name(t));   /* ROOT: a copy of rel */
+	if (!same) {
+		sbx_place_of(out, t, defs);
+		return;
+	}
+	memset(out, 0, sizeof *out);
+	out->exact = t && t->exact;
+	out->borrowed = true;
+	if (!t) {
+		out->kind = SBX_PLACE_ANY;
+		out->path = (char *)"";
+	} else if (t->base == SBX_BASE_ABS) {
+		out->kind = SBX_PLACE_ABS;
+		out->path = (char *)rel;
+	} else {
+		out->root = sbx_base_name(t);
+		out->kind = t->base == SBX_BASE_LIST ? SBX_PLACE_LIST : SBX_PLACE_ROOT;
+		out->path = t->base == SBX_BASE_LIST ? (char *)"" : (char *)rel;
+	}
+	out->key = out->kind == SBX_PLACE_ABS || out->kind == SBX_PLACE_ROOT ? first_key(out->path) : 0;
 }
 
 void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *defs)
@@ -144,7 +180,7 @@ void sbx_places_init(sbx_places *pp, const sbx_policy *p, const sbx_defines *def
 		all += n;
 		pp->count[i] = n;
 		for (size_t t = 0; t < n; t++)
-			sbx_place_of(&pp->of[i][t], s->ntargets ? &s->targets[t] : NULL, defs);
+			places_one(&pp->of[i][t], s->ntargets ? &s->targets[t] : NULL, defs);
 	}
 }
 

@@ -31,6 +31,8 @@ typedef struct sbx_place {
 	char *path;        /* ABS: normal absolute path; ROOT: suffix, "" = the
 			      root itself (owned) */
 	bool exact;        /* the node only, not its subtree */
+	bool borrowed;     /* path is not owned: the target's own text, or a
+			      literal "" (sbx_places_init) */
 	char *spelled;     /* ABS from a root bound with -D: "~/.kube" (owned) */
 	unsigned key;      /* hash of the case-folded first component of path,
 			      0 when there is none: a quick "unrelated" test */

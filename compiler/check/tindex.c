@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "compiler/common/arena.h"
-#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* 8 bytes: an index of a large policy holds about five per place.  */
@@ -32,6 +31,8 @@ typedef struct tnode {
 	tlist sub;     /* subtree places naming this path */
 	tlist exact;   /* `exactly` places naming this path */
 	tlist below;   /* places strictly below this path */
+	const char *key;        /* domain NUL path (node_key), in the index's arena */
+	uint32_t len;           /* of key */
 } tnode;
 
 /* Nodes are allocated in blocks, freed together.  */
@@ -42,8 +43,14 @@ typedef struct nblock {
 } nblock;
 
 struct sbx_tindex {
-	sb_arena mem;       /* the lists' arrays: freed at once with the index */
-	sb_strmap *nodes;   /* domain NUL path -> tnode */
+	sb_arena mem;       /* the lists' arrays and the keys: freed at once with the index */
+	/* The nodes by key, open addressing: a slot is the node and 32 bits
+	 * of its key's hash, in two arrays (a probe reads no node unless the
+	 * hash matches); the key is in the node (a strmap's 32-byte slots and
+	 * copied keys were 12 MB at 100k statements, in the compile's peak).  */
+	tnode **table;
+	uint32_t *thash;
+	size_t tcap, tn;    /* tcap: 0 or a power of two */
 	nblock *blocks;
 	bool with_below;
 	tlist any;          /* unfiltered rules */
@@ -56,7 +63,14 @@ struct sbx_tindex {
 	const sbx_place *all;
 	size_t nall;
 	tnode **node_of;
+	/* While the index is built: the hash of each place's node key, made
+	 * first so that the table slot of a place some way ahead can be asked
+	 * for (each new node's slot is a cache miss on a large policy).  */
+	uint32_t *place_hash;
 };
+
+/* How many places ahead sbx_tindex_new asks for a slot.  */
+enum { NODE_AHEAD = 16 };
 
 /* Count one entry to come (the first pass), or add it (the second, into
  * the array sized by the count).  */
@@ -121,21 +135,92 @@ static tnode *node_new(sbx_tindex *ix)
 	return &ix->blocks->v[ix->blocks->used++];
 }
 
+/* 64 bits of a key, eight bytes a step, each word multiplied in and the
+ * result finished as MurmurHash3's fmix64 does, so that keys differing in
+ * their last bytes (paths counting up) differ in the low bits the tables
+ * index by.  */
+static uint64_t key_hash(const char *k, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = 0;
+		memcpy(&w, k + i, len - i < 8 ? len - i : 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h = (h << 31) | (h >> 33);
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static uint32_t node_hash(const char *k, size_t len)
+{
+	return (uint32_t)key_hash(k, len);
+}
+
+/* The slot of key: its node's, or the empty one where it would go.  */
+static size_t table_slot(tnode *const *table, const uint32_t *thash, size_t cap, const char *key,
+			 size_t len, uint32_t h)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		const tnode *n = table[i];
+		if (!n || (thash[i] == h && n->len == len && !memcmp(n->key, key, len)))
+			return i;
+	}
+}
+
 static tnode *node_find(const sbx_tindex *ix, const char *key, size_t len)
 {
-	void **v = sb_strmap_slot(ix->nodes, key, len, false);
-	return v ? *v : NULL;
+	return ix->tcap ? ix->table[table_slot(ix->table, ix->thash, ix->tcap, key, len,
+					       node_hash(key, len))]
+			: NULL;
 }
 
 /* The node of key[0..len), created with its ancestors (the path part
  * starts at `base`).  */
+static tnode *node_make_hashed(sbx_tindex *ix, const char *key, size_t len, size_t base,
+			       uint32_t h);
+
 static tnode *node_make(sbx_tindex *ix, const char *key, size_t len, size_t base)
 {
-	void **v = sb_strmap_slot(ix->nodes, key, len, true);
-	if (*v)
-		return *v;
+	return node_make_hashed(ix, key, len, base, node_hash(key, len));
+}
+
+/* node_make with the key's hash known.  */
+static tnode *node_make_hashed(sbx_tindex *ix, const char *key, size_t len, size_t base,
+			       uint32_t h)
+{
+	size_t at = ix->tcap ? table_slot(ix->table, ix->thash, ix->tcap, key, len, h) : 0;
+	if (ix->tcap && ix->table[at])
+		return ix->table[at];
+	if ((ix->tn + 1) * 4 > ix->tcap * 3) {   /* at most 3/4 full */
+		size_t cap = ix->tcap ? 2 * ix->tcap : 64;
+		tnode **t = xcalloc(cap, sizeof *t);
+		uint32_t *th = xmalloc(cap * sizeof *th);
+		for (size_t i = 0; i < ix->tcap; i++)
+			if (ix->table[i]) {
+				size_t j = table_slot(t, th, cap, ix->table[i]->key, ix->table[i]->len,
+						      ix->thash[i]);
+				t[j] = ix->table[i];
+				th[j] = ix->thash[i];
+			}
+		free(ix->table);
+		free(ix->thash);
+		ix->table = t;
+		ix->thash = th;
+		ix->tcap = cap;
+		at = table_slot(t, th, cap, key, len, h);
+	}
+	if (len > UINT32_MAX)
+		abort();   /* a path of 4 GiB: sbc reads no such policy */
 	tnode *n = node_new(ix);
-	*v = n;
+	n->key = sb_arena_strndup(&ix->mem, key, len);
+	n->len = (uint32_t)len;
+	ix->table[at] = n;
+	ix->thash[at] = h;
+	ix->tn++;
 	if (len > base) {
 		size_t up = len;
 		while (up > base && key[up - 1] != '/')
@@ -162,13 +247,19 @@ static void add_place(sbx_tindex *ix, size_t k, const sbx_stmt *s, const sbx_pla
 		push(&ix->any, k, s, counting);
 		return;
 	}
-	tnode *n = ix->node_of[pl - ix->all];
+	size_t at = (size_t)(pl - ix->all);
+	tnode *n = ix->node_of[at];
 	if (!n) {
+		if (at + NODE_AHEAD < ix->nall && ix->tcap) {
+			size_t slot = ix->place_hash[at + NODE_AHEAD] & (ix->tcap - 1);
+			__builtin_prefetch(&ix->table[slot], 1);
+			__builtin_prefetch(&ix->thash[slot], 1);
+		}
 		size_t full, base;
 		char buf[512];
 		char *key = node_key(pl, &full, &base, buf, sizeof buf);
-		n = node_make(ix, key, full, base);
-		ix->node_of[pl - ix->all] = n;
+		n = node_make_hashed(ix, key, full, base, ix->place_hash[at]);
+		ix->node_of[at] = n;
 		if (key != buf)
 			free(key);
 	}
@@ -183,13 +274,30 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 	sbx_tindex *ix = xcalloc(1, sizeof *ix);
 	ix->mem.min_block = 16384;
 	ix->mem.max_block = 4u << 20;   /* 2 MiB and up: huge pages (arena.h) */
-	ix->nodes = sb_strmap_new();
 	ix->with_below = below;
 	ix->all = pp->all;
 	for (size_t k = 0; k < pp->n; k++)
 		if (pp->of[k])
 			ix->nall = (size_t)(pp->of[k] - pp->all) + pp->count[k];
 	ix->node_of = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->node_of);
+	ix->place_hash = xcalloc(ix->nall ? ix->nall : 1, sizeof *ix->place_hash);
+	for (size_t j = 0; j < ix->nall; j++) {
+		if (!comparable_kind(&ix->all[j]))
+			continue;
+		size_t full, base;
+		char buf[512];
+		char *key = node_key(&ix->all[j], &full, &base, buf, sizeof buf);
+		ix->place_hash[j] = node_hash(key, full);
+		if (key != buf)
+			free(key);
+	}
+	/* the table at the size the places' own nodes need, so that it
+	 * rarely grows while the slots asked for ahead are in it */
+	ix->tcap = 64;
+	while (ix->tcap * 3 < ix->nall * 4)
+		ix->tcap *= 2;
+	ix->table = xcalloc(ix->tcap, sizeof *ix->table);
+	ix->thash = xmalloc(ix->tcap * sizeof *ix->thash);
 	if (p->nstmts > UINT32_MAX)
 		abort();   /* entry.k; sbc refuses far smaller policies */
 	/* Count, size every list exactly, fill: lists that grew by doubling
@@ -210,6 +318,8 @@ sbx_tindex *sbx_tindex_new(const sbx_policy *p, const sbx_places *pp, bool below
 				}
 		}
 	}
+	free(ix->place_hash);
+	ix->place_hash = NULL;
 	char root[2] = {'A', '\0'};
 	ix->abs_root = node_find(ix, root, 2);
 	return ix;
@@ -224,7 +334,8 @@ void sbx_tindex_free(sbx_tindex *ix)
 		ix->blocks = b->next;
 		free(b);
 	}
-	sb_strmap_free(ix->nodes);
+	free(ix->table);
+	free(ix->thash);
 	sb_arena_clear(&ix->mem);
 	free(ix->node_of);
 	free(ix);
@@ -571,29 +682,75 @@ static size_t rule_key(const sbx_stmt *s, char **buf, size_t *cap)
 	return n;
 }
 
+/* The rule statements by the hash of their key, open addressing: a slot
+ * is 32 bits of the hash and the last statement with it (+ 1; 0: empty).
+ * Keys are not held (a map of every key was the peak of a large compile's
+ * memory: bench/analysis.md, section 1); a hash match is confirmed on the
+ * key, made again.  */
+typedef struct {
+	uint32_t hash, last;
+} twin_slot;
+
+/* How far ahead the twins' loop asks for the slot it will probe: a large
+ * policy's table is megabytes, and each rule's slot is a miss otherwise.  */
+enum { TWIN_AHEAD = 16 };
+
 void sbx_rule_twins(const sbx_policy *p, size_t **first, bool **later)
 {
 	size_t n = p->nstmts ? p->nstmts : 1;
 	*first = xmalloc(n * sizeof **first);
 	*later = xcalloc(n, sizeof **later);
-	sb_strmap *seen = sb_strmap_new();   /* key -> last statement + 1 */
-	char *kbuf = NULL;
-	size_t kcap = 0;
+	if (p->nstmts >= UINT32_MAX)
+		abort();   /* twin_slot.last; sbc refuses far smaller policies */
+	/* the rules and their keys' hashes, in statement order */
+	uint32_t *rule = xmalloc(n * sizeof *rule);
+	uint64_t *hash = xmalloc(n * sizeof *hash);
+	size_t nrules = 0;
+	char *kbuf = NULL, *lbuf = NULL;
+	size_t kcap = 0, lcap = 0;
 	for (size_t i = 0; i < p->nstmts; i++) {
 		(*first)[i] = SIZE_MAX;
 		if (p->stmts[i].kind != SBX_STMT_RULE)
 			continue;
 		size_t len = rule_key(&p->stmts[i], &kbuf, &kcap);
-		void **v = sb_strmap_slot(seen, kbuf, len, true);
-		if (*v) {
-			size_t last = (size_t)(uintptr_t)*v - 1;
+		rule[nrules] = (uint32_t)i;
+		hash[nrules++] = key_hash(kbuf, len);
+	}
+	size_t cap = 16;
+	while (cap < 2 * nrules)   /* at most half full */
+		cap *= 2;
+	twin_slot *t = xcalloc(cap, sizeof *t);
+	for (size_t r = 0; r < nrules; r++) {
+		if (r + TWIN_AHEAD < nrules)
+			__builtin_prefetch(&t[hash[r + TWIN_AHEAD] & (cap - 1)], 1);
+		size_t i = rule[r], len = 0;
+		bool have_key = false;
+		uint32_t h32 = (uint32_t)(hash[r] >> 32);
+		for (size_t at = hash[r] & (cap - 1);; at = (at + 1) & (cap - 1)) {
+			if (!t[at].last) {
+				t[at] = (twin_slot){h32, (uint32_t)(i + 1)};
+				(*first)[i] = i;
+				break;
+			}
+			if (t[at].hash != h32)
+				continue;
+			if (!have_key) {
+				len = rule_key(&p->stmts[i], &kbuf, &kcap);
+				have_key = true;
+			}
+			size_t last = t[at].last - 1;
+			size_t ln = rule_key(&p->stmts[last], &lbuf, &lcap);
+			if (ln != len || memcmp(kbuf, lbuf, len))
+				continue;
 			(*first)[i] = (*first)[last];
 			(*later)[last] = true;
-		} else {
-			(*first)[i] = i;
+			t[at].last = (uint32_t)(i + 1);
+			break;
 		}
-		*v = (void *)(uintptr_t)(i + 1);
 	}
-	sb_strmap_free(seen);
+	free(t);
+	free(rule);
+	free(hash);
 	free(kbuf);
+	free(lbuf);
 }

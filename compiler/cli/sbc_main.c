@@ -106,6 +106,11 @@ typedef struct {
 	size_t nfiles;
 } options;
 
+static void put_rule(void *w, const sb_rule *r)
+{
+	sb_sbpl_stream_rule(w, r);
+}
+
 /* Parse, check, lower (and emit unless checking).  Returns an exit status.  */
 static int run_one(const options *o, const char *file, sb_diag *d)
 {
@@ -123,35 +128,36 @@ static int run_one(const options *o, const char *file, sb_diag *d)
 		sbx_policy_free(pol);
 		return SB_EXIT_FAILURE;
 	}
-	sb_profile *prof = sbx_lower(pol, &o->defs, d);
+	if (o->dump_ir) {
+		sb_profile *prof = sbx_lower(pol, &o->defs, d);
+		sbx_policy_free(pol);
+		if (!prof)
+			return SB_EXIT_FAILURE;
+		dump_ir(prof, stdout);
+		sb_profile_free(prof);
+		return SB_EXIT_OK;
+	}
+	/* Each rule is written as the lowering makes it and forgotten: the
+	 * profile of a large policy is never whole in memory (with --check it
+	 * is emitted too, for the refusals, and dropped).  */
+	const char *out = o->check ? NULL : o->out ? o->out : "-";
+	sb_sbpl_stream *w = sb_sbpl_stream_new(out, getenv("TMPDIR"));
+	sbx_rule_sink sink = {w, put_rule};
+	sb_profile *prof = sbx_lower_stream(pol, &o->defs, d, &sink);
 	sbx_policy_free(pol);
 #if defined(__GLIBC__)
 	/* The parsed policy is many small blocks below later ones, which
-	 * glibc keeps; give their pages back before the output is built, or
-	 * a large compile's peak is the text on top of them
-	 * (bench/analysis.md, section 1).  */
+	 * glibc keeps; give their pages back (bench/analysis.md, section 1).  */
 	malloc_trim(0);
 #endif
-	if (!prof)
-		return SB_EXIT_FAILURE;
-	int rc = SB_EXIT_OK;
-	if (o->dump_ir) {
-		dump_ir(prof, stdout);
-	} else {
-		size_t len = 0;
-		char *text = sb_emit_sbpl(prof, &len, d);
-		if (!text) {
-			rc = SB_EXIT_FAILURE;
-		} else if (!o->check) {
-			const char *out = o->out ? o->out : "-";
-			if (sb_write_atomic(out, text, len) != 0) {
-				sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot write '%s': %s", out,
-					       strerror(errno));
-				rc = SB_EXIT_FAILURE;
-			}
-		}
-		free(text);
-	}
+	int rc = prof ? SB_EXIT_OK : SB_EXIT_FAILURE;
+	int written = prof ? sb_sbpl_stream_finish(w, prof, d) : 0;
+	if (written < 0)
+		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot write '%s': %s", out,
+			       strerror(errno));
+	if (written)
+		rc = SB_EXIT_FAILURE;
+	sb_sbpl_stream_free(w);
 	sb_profile_free(prof);
 	return rc;
 }

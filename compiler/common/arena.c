@@ -97,13 +97,29 @@ char *sb_arena_strdup(sb_arena *a, const char *s)
 	return s ? sb_arena_strndup(a, s, strlen(s)) : sb_arena_strndup(a, "", 0);
 }
 
-void sb_arena_clear(sb_arena *a)
+static void free_blocks(sb_arena_block *b)
 {
-	for (sb_arena_block *b = a->head, *next; b; b = next) {
+	for (sb_arena_block *next; b; b = next) {
 		next = b->next;
 		free(b);
 	}
+}
+
+void sb_arena_clear(sb_arena *a)
+{
+	free_blocks(a->head);
 	a->head = NULL;
 	a->next_block = 0;
+	a->used = 0;
+}
+
+void sb_arena_rewind(sb_arena *a)
+{
+	sb_arena_block *keep = a->head;
+	if (!keep)
+		return;
+	free_blocks(keep->next);
+	keep->next = NULL;
+	keep->used = 0;
 	a->used = 0;
 }

@@ -34,5 +34,9 @@ char *sb_arena_strndup(sb_arena *a, const char *s, size_t n);
 char *sb_arena_strdup(sb_arena *a, const char *s);
 /* Free every block; the arena is empty (and reusable) afterwards.  */
 void sb_arena_clear(sb_arena *a);
+/* Empty the arena but keep its newest block for what comes next: scratch
+ * storage reused many times (a streamed compile's rules, one statement at
+ * a time: compiler/lower/lower.c) without a malloc and free each time.  */
+void sb_arena_rewind(sb_arena *a);
 
 #endif

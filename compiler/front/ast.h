@@ -103,4 +103,20 @@ void sbx_policy_dump(const sbx_policy *p, FILE *out);
  * escaped literals; everything else stays a (param ...).  */
 sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d);
 
+/* Where a streamed lowering puts each rule, in profile order; the rule is
+ * valid during the call only.  */
+typedef struct sbx_rule_sink {
+	void *ctx;
+	void (*rule)(void *ctx, const sb_rule *r);
+} sbx_rule_sink;
+
+/* sbx_lower for a compile that writes the profile as it is made (sbc):
+ * each rule goes to `sink` and is not kept, so a large policy's profile is
+ * never whole in memory (bench/analysis.md, section 1).  Returns the
+ * profile without its rules (the header, source and egress that go
+ * around them), or NULL after errors, when some rules may have gone to
+ * the sink already.  */
+sb_profile *sbx_lower_stream(const sbx_policy *p, const sbx_defines *defs, sb_diag *d,
+			     const sbx_rule_sink *sink);
+
 #endif

@@ -861,11 +861,7 @@ sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
 	return c;
 }
 
-typedef struct paramlist {
-	sb_param *v;
-	char **spelling;
-	size_t n;
-} paramlist;
+typedef sb_param_set paramlist;
 
 static void collect_params(const sb_str *s, paramlist *out)
 {
@@ -900,12 +896,16 @@ static void collect_filter_params(const sb_filter *f, paramlist *out)
 		collect_filter_params(f->kids[i], out);
 }
 
-sb_param *sb_profile_params(const sb_profile *p, size_t *n)
+void sb_param_set_add_rule(sb_param_set *s, const sb_rule *r)
 {
-	paramlist l = { 0 };
-	for (size_t i = 0; i < p->nrules; i++)
-		for (size_t j = 0; j < p->rules[i]->nfilters; j++)
-			collect_filter_params(p->rules[i]->filters[j], &l);
+	for (size_t j = 0; j < r->nfilters; j++)
+		collect_filter_params(r->filters[j], s);
+}
+
+sb_param *sb_param_set_take(sb_param_set *s, size_t *n)
+{
+	paramlist l = *s;
+	*s = (sb_param_set){0};
 	/* sorted by spelling: a few dozen at most, insertion sort */
 	for (size_t i = 1; i < l.n; i++)
 		for (size_t j = i; j > 0 && strcmp(l.spelling[j - 1], l.spelling[j]) > 0; j--) {
@@ -923,4 +923,12 @@ sb_param *sb_profile_params(const sb_profile *p, size_t *n)
 	if (!l.v)
 		l.v = xcalloc(1, sizeof *l.v);
 	return l.v;
+}
+
+sb_param *sb_profile_params(const sb_profile *p, size_t *n)
+{
+	sb_param_set l = { 0 };
+	for (size_t i = 0; i < p->nrules; i++)
+		sb_param_set_add_rule(&l, p->rules[i]);
+	return sb_param_set_take(&l, n);
 }

@@ -353,4 +353,15 @@ sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
  * "EXTRA_READ*", "HOME..WORKSPACE").  Free with sb_param_array_free.  */
 sb_param *sb_profile_params(const sb_profile *p, size_t *n);
 
+/* The same for rules given one at a time (a streamed compile keeps none:
+ * compiler/lower/lower.c): zero the set, add each rule, then take the
+ * params (sorted as above; the set is empty afterwards).  */
+typedef struct sb_param_set {
+	sb_param *v;
+	char **spelling;
+	size_t n;
+} sb_param_set;
+void sb_param_set_add_rule(sb_param_set *s, const sb_rule *r);
+sb_param *sb_param_set_take(sb_param_set *s, size_t *n);
+
 #endif

@@ -60,6 +60,10 @@ enum { PARAM_CACHE = 32 };
 
 typedef struct {
 	sb_profile *prof;         /* the profile being built: its arena */
+	/* The profile whose arena the rule being made goes in: `prof`, or
+	 * for a streamed compile the scratch of the rules it does not keep
+	 * (lower_ctx).  Shared strings (the params) always go in `prof`.  */
+	sb_profile *build;
 	sb_str *params[PARAM_CACHE];
 	size_t nparams;
 	bool seen_op[SB_OP__COUNT];
@@ -125,6 +129,24 @@ typedef struct {
 	lower_index ix;
 	const char **gate;        /* per rule: the preset gating it, or NULL */
 	size_t ngate, gatecap;
+	/* Per rule, its ops (offsets into one pool): make_robust finds the
+	 * place of an op in an earlier rule without the rule, which a
+	 * streamed compile no longer has.  */
+	unsigned char *opool;
+	size_t nopool, opoolcap;
+	size_t *opat;
+	size_t nopat, opatcap;
+	/* A streamed compile (sbx_lower_stream): each rule goes to `sink`
+	 * once made.  Only the rules later rules read (the read denies, whose
+	 * regions ancestor_rule consults) are kept, in prof's arena; the
+	 * others are made in `scratch`, emptied before each next rule.  The
+	 * preset gate is put on a copy as each rule is given (gate_presets
+	 * does it after the whole lowering otherwise), and the params of the
+	 * header are collected from what was given.  */
+	const sbx_rule_sink *sink;
+	sb_profile *scratch;
+	const char *cur_gate;
+	sb_param_set params;
 } lower_ctx;
 
 /* ---- string expressions for targets ---- */
@@ -133,7 +155,7 @@ typedef struct {
 static sb_str *static_str(lower_ctx *c, const char *abs)
 {
 	char *alias = sb_path_private_alias(abs);
-	sb_str *s = sb_str_lit_in(c->prof, alias);
+	sb_str *s = sb_str_lit_in(c->ix.build, alias);
 	free(alias);
 	return s;
 }
@@ -195,9 +217,9 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		char *suffix = xmalloc(rn + 2);   /* "/" rel: one per path, not formatted */
 		suffix[0] = '/';
 		memcpy(suffix + 1, rel, rn + 1);
-		sb_str *parts[2] = {s, sb_str_lit_in(c->prof, suffix)};
+		sb_str *parts[2] = {s, sb_str_lit_in(c->ix.build, suffix)};
 		free(suffix);
-		s = sb_str_append_in(c->prof, parts, 2);
+		s = sb_str_append_in(c->ix.build, parts, 2);
 	}
 	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
 	(*out)[(*nout)++] = s;
@@ -229,7 +251,7 @@ static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 		break;
 	}
 	for (size_t i = 0; i < n; i++)
-		sb_rule_add_filter(r, sb_filter_path_in(c->prof, t->exact ? SB_F_LITERAL : SB_F_SUBPATH,
+		sb_rule_add_filter(r, sb_filter_path_in(c->ix.build, t->exact ? SB_F_LITERAL : SB_F_SUBPATH,
 							strs[i], t->loc));
 	free(strs);
 }
@@ -609,11 +631,30 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 	}
 }
 
+static void stream_rule(lower_ctx *c, sb_rule *r, size_t e);
+
+/* Remember rule e's ops (see lower_ctx.opool).  */
+static void note_ops(lower_ctx *c, const sb_rule *r)
+{
+	if (c->nopat == c->opatcap) {
+		c->opatcap = c->opatcap ? 2 * c->opatcap : 64;
+		c->opat = xrealloc(c->opat, c->opatcap * sizeof *c->opat);
+	}
+	c->opat[c->nopat++] = c->nopool;
+	if (c->nopool + r->nops > c->opoolcap) {
+		c->opoolcap = 2 * (c->nopool + r->nops);
+		c->opool = xrealloc(c->opool, c->opoolcap);
+	}
+	for (size_t j = 0; j < r->nops; j++)
+		c->opool[c->nopool++] = (unsigned char)r->ops[j];
+}
+
 /* Append a rule to the profile and to the index.  */
 static void add_rule(lower_ctx *c, sb_rule *r)
 {
 	size_t e = c->prof->nrules;
 	sb_profile_add_rule(c->prof, r);
+	note_ops(c, r);
 	for (size_t j = 0; j < r->nops; j++) {
 		if ((unsigned)r->ops[j] >= SB_OP__COUNT)
 			continue;
@@ -626,6 +667,8 @@ static void add_rule(lower_ctx *c, sb_rule *r)
 	}
 	if (rule_denies_read(r))
 		index_regions(&c->ix, r, e);
+	if (c->sink)
+		stream_rule(c, r, e);
 }
 
 /* The first earlier rule (number + 1) of action `a` naming `op` that may
@@ -704,7 +747,6 @@ static int child_cmp(const void *a, const void *b)
 /* The order-robust adjustments for a new rule naming `op` (see top).  */
 static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 {
-	const sb_profile *p = c->prof;
 	if (op == SB_OP_NETWORK_ALL)
 		return;   /* unfiltered network rules: the last one wins */
 	bool related = false;
@@ -715,8 +757,8 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 	}
 	bool everywhere = false, child = false;
 	if (!r->nfilters && related) {
-		sb_rule_add_filter(r, sb_filter_path_in(c->prof, SB_F_SUBPATH, sb_str_lit_in(c->prof, "/"),
-							*loc));
+		sb_rule_add_filter(r, sb_filter_path_in(c->ix.build, SB_F_SUBPATH,
+							sb_str_lit_in(c->ix.build, "/"), *loc));
 		everywhere = true;
 	}
 	/* child operations named earlier with the other action, in the order
@@ -735,8 +777,9 @@ static void make_robust(lower_ctx *c, sb_rule *r, sb_op op, const sb_loc *loc)
 		size_t e = first_overlapping(&c->ix, r, eo, other);
 		if (!e)
 			continue;
+		const unsigned char *ops = c->opool + c->opat[e - 1];
 		size_t j = 0;
-		while (p->rules[e - 1]->ops[j] != (sb_op)eo)
+		while (ops[j] != (unsigned char)eo)
 			j++;
 		found[nfound++] = (child_op){e, j, eo};
 	}
@@ -780,12 +823,12 @@ static void add_unique_filter(lower_index *ix, sb_rule *r, sb_strmap *seen, sb_s
 		return;
 	}
 	*v = s;
-	sb_rule_add_filter(r, sb_filter_path_in(ix->prof, SB_F_LITERAL, s, *loc));
+	sb_rule_add_filter(r, sb_filter_path_in(ix->build, SB_F_LITERAL, s, *loc));
 }
 
 static sb_str *key_str(lower_index *ix, const sb_param *param, const char *suffix)
 {
-	sb_profile *p = ix->prof;
+	sb_profile *p = ix->build;
 	if (!param)
 		return sb_str_lit_in(p, suffix[0] ? suffix : "/");
 	if (!suffix[0])
@@ -866,7 +909,7 @@ static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, 
 static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 {
 	sb_profile *p = c->prof;
-	sb_rule *anc = sb_rule_new_in(p, SB_ALLOW, *loc);
+	sb_rule *anc = sb_rule_new_in(c->ix.build, SB_ALLOW, *loc);
 	sb_rule_add_op(anc, SB_OP_FILE_READ_METADATA, NULL);
 	anc->origin = allow->origin;
 	anc->note = NOTE_ANCESTORS;
@@ -915,9 +958,22 @@ static void ancestor_rule(lower_ctx *c, const sb_rule *allow, const sb_loc *loc)
 
 /* ---- statements ---- */
 
+/* Make the rules that follow in prof's arena (keep) or, streaming, in the
+ * scratch, which is emptied: the rules made there before were given to
+ * the sink, and nothing made since reads them.  */
+static void build_in(lower_ctx *c, bool keep)
+{
+	if (!c->sink || keep) {
+		c->ix.build = c->prof;
+		return;
+	}
+	sb_arena_rewind(c->scratch->arena);
+	c->ix.build = c->scratch;
+}
+
 static sb_rule *stmt_rule(lower_ctx *c, const sbx_stmt *s, sb_action action, sb_op op)
 {
-	sb_rule *r = sb_rule_new_in(c->prof, action, s->loc);
+	sb_rule *r = sb_rule_new_in(c->ix.build, action, s->loc);
 	sb_rule_add_op(r, op, NULL);
 	r->origin = s->origin;
 	return r;
@@ -956,9 +1012,10 @@ static void lower_egress(lower_ctx *c, const sbx_policy *p)
 	}
 	if (!sb_egress_filtered(eg))
 		return;
+	build_in(c, false);
 	add_rule(c, stmt_rule(c, last, SB_DENY, SB_OP_NETWORK_ALL));
 	sb_rule *r = stmt_rule(c, last, SB_ALLOW, SB_OP_NETWORK_OUTBOUND);
-	sb_rule_add_filter(r, sb_filter_opaque_in(c->prof, "(remote ip (param \"EGRESS_PROXY\"))",
+	sb_rule_add_filter(r, sb_filter_opaque_in(c->ix.build, "(remote ip (param \"EGRESS_PROXY\"))",
 						  last->loc));
 	r->note = NOTE_EGRESS;
 	add_rule(c, r);
@@ -969,6 +1026,10 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 	for (size_t a = 0; a < sizeof access_ops / sizeof access_ops[0]; a++) {
 		if (!(s->access & access_ops[a].bit))
 			continue;
+		/* kept: the read denies, which are regions (rule_denies_read:
+		 * make_robust adds only operations below the statement's own) */
+		build_in(c, s->action == SB_DENY && (access_ops[a].op == SB_OP_FILE_READ ||
+						     access_ops[a].op == SB_OP_FILE_READ_METADATA));
 		sb_rule *r = stmt_rule(c, s, s->action, access_ops[a].op);
 		for (size_t t = 0; t < s->ntargets; t++)
 			target_filters(c, &s->targets[t], r);
@@ -987,14 +1048,10 @@ static void lower_rule(lower_ctx *c, const sbx_stmt *s)
 
 /* ---- presets ---- */
 
-static void gate_filter(sb_profile *p, sb_filter *f, const sb_param *param)
+/* `old` behind the gate param: all in p's arena (the old append's node
+ * stays there).  */
+static sb_str *gated_str(sb_profile *p, sb_str *old, const sb_param *param)
 {
-	for (size_t i = 0; i < f->nkids; i++)
-		gate_filter(p, f->kids[i], param);
-	if (!f->arg)
-		return;
-	/* all in the profile's arena: the old append's node stays there */
-	sb_str *old = f->arg;
 	size_t n = old->kind == SB_STR_APPEND ? old->nparts : 1;
 	sb_str **parts = xcalloc(n + 1, sizeof *parts);
 	parts[0] = sb_str_param_in(p, param);
@@ -1002,8 +1059,58 @@ static void gate_filter(sb_profile *p, sb_filter *f, const sb_param *param)
 		memcpy(parts + 1, old->parts, n * sizeof *parts);
 	else
 		parts[1] = old;
-	f->arg = sb_str_append_in(p, parts, n + 1);
+	sb_str *s = sb_str_append_in(p, parts, n + 1);
 	free(parts);
+	return s;
+}
+
+static void gate_filter(sb_profile *p, sb_filter *f, const sb_param *param)
+{
+	for (size_t i = 0; i < f->nkids; i++)
+		gate_filter(p, f->kids[i], param);
+	if (f->arg)
+		f->arg = gated_str(p, f->arg, param);
+}
+
+/* A gated copy of f in p's arena, f unchanged (streaming: a kept rule is
+ * read later on its plain paths).  */
+static sb_filter *gated_copy(sb_profile *p, const sb_filter *f, const sb_param *param)
+{
+	sb_filter *g = sb_arena_alloc(p->arena, sizeof *g);
+	*g = *f;
+	if (f->nkids) {
+		g->kids = sb_arena_alloc(p->arena, f->nkids * sizeof *g->kids);
+		for (size_t i = 0; i < f->nkids; i++)
+			g->kids[i] = gated_copy(p, f->kids[i], param);
+	}
+	if (f->arg)
+		g->arg = gated_str(p, f->arg, param);
+	return g;
+}
+
+/* Give rule e to the sink, gated as gate_presets would gate it, and
+ * forget it unless it is kept (build_in).  */
+static void stream_rule(lower_ctx *c, sb_rule *r, size_t e)
+{
+	const sb_rule *out = r;
+	if (c->cur_gate && r->nfilters) {
+		sb_profile *p = c->scratch;
+		sb_rule *g = sb_arena_alloc(p->arena, sizeof *g);
+		*g = *r;
+		g->filters = sb_arena_alloc(p->arena, r->nfilters * sizeof *g->filters);
+		sb_param gate = sb_param_gate(c->cur_gate);
+		for (size_t j = 0; j < r->nfilters; j++)
+			g->filters[j] = gated_copy(p, r->filters[j], &gate);
+		sb_param_clear(&gate);
+		out = g;
+	}
+	sb_param_set_add_rule(&c->params, out);
+	c->sink->rule(c->sink->ctx, out);
+	bool kept = r->arena == c->prof->arena;
+	if (rule_denies_read(r) && !kept)
+		abort();   /* ancestor_rule reads it later: build_in must keep it */
+	if (!kept)
+		c->prof->rules[e] = NULL;   /* in the scratch: gone at the next rule */
 }
 
 /* Prefix every path of a preset's rules (ancestor rules included) with the
@@ -1043,11 +1150,15 @@ static const char *basename_of(const char *file)
 	return slash && slash[1] ? slash + 1 : file;
 }
 
-sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+static sb_profile *lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d,
+			 const sbx_rule_sink *sink)
 {
-	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new_arena()};
+	lower_ctx c = {.defs = defs, .d = d, .prof = sb_profile_new_arena(), .sink = sink};
 	index_init(&c.ix);
 	c.ix.prof = c.prof;
+	if (sink)
+		c.scratch = sb_profile_new_arena();
+	build_in(&c, false);
 	c.prof->version = 1;
 	const sbx_stmt *deflt = NULL;
 	for (size_t i = 0; i < p->nstmts; i++) {
@@ -1074,23 +1185,37 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	}
 	for (size_t i = 0; i < p->nstmts; i++) {
 		const sbx_stmt *s = &p->stmts[i];
-		if (s->kind == SBX_STMT_NETWORK)
+		c.cur_gate = s->kind == SBX_STMT_RULE ? s->preset : NULL;
+		if (s->kind == SBX_STMT_NETWORK) {
+			build_in(&c, false);
 			add_rule(&c, stmt_rule(&c, s, s->action, SB_OP_NETWORK_ALL));
-		else if (s->kind == SBX_STMT_RULE)
+		} else if (s->kind == SBX_STMT_RULE) {
 			lower_rule(&c, s);
-		note_gate(&c, s->kind == SBX_STMT_RULE ? s->preset : NULL);
+		}
+		if (!sink)
+			note_gate(&c, c.cur_gate);
 	}
+	c.cur_gate = NULL;
 	lower_egress(&c, p);
 	index_clear(&c.ix);
-	gate_presets(&c);
+	free(c.opool);
+	free(c.opat);
+	if (sink) {
+		/* the rules went to the sink; the kept ones die with the arena */
+		c.prof->nrules = 0;
+		sb_profile_free(c.scratch);
+	} else {
+		gate_presets(&c);
+	}
 	free(c.gate);
+	size_t n = 0;
+	sb_param *params = sink ? sb_param_set_take(&c.params, &n) : sb_profile_params(c.prof, &n);
 	if (c.errors) {
+		sb_param_array_free(params, n);
 		sb_profile_free(c.prof);
 		return NULL;
 	}
 	c.prof->source_policy = xstrdup(basename_of(p->file ? p->file : "policy"));
-	size_t n = 0;
-	sb_param *params = sb_profile_params(c.prof, &n);
 	char **spellings = xcalloc(n ? n : 1, sizeof *spellings);
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1110,4 +1235,15 @@ sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
 	free(line);
 	free(list);
 	return c.prof;
+}
+
+sb_profile *sbx_lower(const sbx_policy *p, const sbx_defines *defs, sb_diag *d)
+{
+	return lower(p, defs, d, NULL);
+}
+
+sb_profile *sbx_lower_stream(const sbx_policy *p, const sbx_defines *defs, sb_diag *d,
+			     const sbx_rule_sink *sink)
+{
+	return lower(p, defs, d, sink);
 }

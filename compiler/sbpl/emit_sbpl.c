@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/common/path.h"
-#include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
 /* PROFILE: text a sandbox will run, so a value that cannot be written
@@ -38,6 +37,10 @@ typedef struct {
 	const char *clean_src;
 	const char *clean_note[CLEAN_NOTES];   /* the same for rule notes */
 	size_t nclean_note;
+	/* the first refusal, for a stream that reports it at its end */
+	sb_loc refused_at;
+	bool refused_located;
+	const char *refused_what;
 } emitter;
 
 static void out_room(emitter *e, size_t n)
@@ -69,6 +72,20 @@ static void out_s(emitter *e, const char *s)
 	out_n(e, s, strlen(s));
 }
 
+/* A number in decimal, without formatting (several a rule of a large
+ * profile: a line, a column, a record's number).  */
+static void out_int(emitter *e, long v)
+{
+	char num[24], *q = num + sizeof num;
+	unsigned long x = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	do
+		*--q = (char)('0' + x % 10);
+	while (x /= 10);
+	if (v < 0)
+		*--q = '-';
+	out_n(e, q, (size_t)(num + sizeof num - q));
+}
+
 static void out_f(emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void out_f(emitter *e, const char *fmt, ...)
 {
@@ -90,11 +107,22 @@ static char *out_finish(emitter *e, size_t *len)
 	return e->buf;
 }
 
+static void report_refusal(sb_diag *d, const sb_loc *loc, const char *what)
+{
+	sb_diag_report(d, SB_SEV_ERROR, loc, "emit",
+		       "%s contains a control character and cannot go into a profile", what);
+}
+
 static void refuse(emitter *e, const sb_loc *loc, const char *what)
 {
-	if (!e->failed && e->d)
-		sb_diag_report(e->d, SB_SEV_ERROR, loc, "emit",
-			       "%s contains a control character and cannot go into a profile", what);
+	if (!e->failed) {
+		if (e->d)
+			report_refusal(e->d, loc, what);
+		e->refused_located = loc != NULL;
+		if (loc)
+			e->refused_at = *loc;
+		e->refused_what = what;
+	}
 	e->failed = true;
 }
 
@@ -421,6 +449,18 @@ static void data_quoted(emitter *e, const char *s, size_t n)
 {
 	out_c(e, '"');
 	for (size_t i = 0; i < n; i++) {
+		/* a run that needs no escape in one write: a statement's text is
+		 * mostly such runs, and a large profile has one a statement */
+		size_t run = i;
+		while (run < n && (unsigned char)s[run] >= 0x20 && s[run] != 0x7f &&
+		       s[run] != '\\' && s[run] != '"')
+			run++;
+		if (run > i) {
+			out_n(e, s + i, run - i);
+			i = run;
+			if (i == n)
+				break;
+		}
 		unsigned char ch = (unsigned char)s[i];
 		if (ch == '\\' || ch == '"') {
 			out_c(e, '\\');
@@ -460,73 +500,144 @@ static void data_pieces(emitter *e, const char *s, size_t n)
 /* The numbers of a map as strings of decimal numbers separated by a
  * blank, 16 a string (under the 255 bytes of a literal) and a line: few
  * values for the reader, where a number each cost a large profile's read
- * a fifth of its time.  */
-static void data_numbers(emitter *e, const size_t *v, size_t n)
+ * a fifth of its time.  Written without formatting: one a rule.  */
+static void data_numbers(emitter *e, const uint32_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		out_s(e, i % 16 ? " " : i ? "\"\n    \"" : "\n    \"");
-		out_f(e, "%zu", v[i]);
+		out_int(e, (long)v[i]);
 	}
 	if (n)
 		out_c(e, '"');
 }
 
-/* The origin table: each record once, in the order of first use by the
- * rules then the host rules, as (list FILE... LINE COL TEXT...); then one
- * number a rule and one a host rule: its record (1-based), 0 for none.
+/* The origin table being gathered: each record once, in the order of
+ * first use, and one number a use (a rule, then a host rule): its record,
+ * 1-based, 0 for none.  Fed a rule at a time by a stream, whose rules are
+ * gone by the end (sb_sbpl_stream_rule).  */
+typedef struct {
+	const sb_origin **recs;
+	size_t nrecs, reccap;
+	uint32_t *idx;
+	size_t nidx, idxcap;
+	/* the records seen, by address: open addressing, a slot is a record's
+	 * number (0: empty); a profile of 100k statements has 100k records,
+	 * which a strmap held in 8 MB of 32-byte slots */
+	uint32_t *seen;
+	size_t seencap;
+	const sb_origin *last;
+} origin_tab;
+
+static size_t origin_hash(const sb_origin *o)
+{
+	uint64_t h = (uint64_t)(uintptr_t)o;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+/* The slot of o: its record's, or the empty one where it would go.  */
+static size_t seen_slot(const origin_tab *t, const sb_origin *o)
+{
+	size_t i = origin_hash(o) & (t->seencap - 1);
+	while (t->seen[i] && t->recs[t->seen[i] - 1] != o)
+		i = (i + 1) & (t->seencap - 1);
+	return i;
+}
+
+static void origins_add(origin_tab *t, const sb_origin *o)
+{
+	if (t->nidx == t->idxcap) {
+		t->idxcap = t->idxcap ? 2 * t->idxcap : 64;
+		t->idx = xrealloc(t->idx, t->idxcap * sizeof *t->idx);
+	}
+	uint32_t *at = &t->idx[t->nidx++];
+	*at = 0;
+	/* col 0 at a line: named by an origin comment or text, from a
+	 * profile without the table; no comment becomes data */
+	if (!o || (o->line > 0 && !o->col))
+		return;
+	if (o == t->last) {   /* a statement's rules mostly come together */
+		*at = at[-1];
+		return;
+	}
+	if ((t->nrecs + 1) * 2 > t->seencap) {   /* at most half full */
+		size_t cap = t->seencap ? 2 * t->seencap : 64;
+		uint32_t *old = t->seen;
+		size_t oldcap = t->seencap;
+		t->seen = xcalloc(cap, sizeof *t->seen);
+		t->seencap = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				t->seen[seen_slot(t, t->recs[old[i] - 1])] = old[i];
+		free(old);
+	}
+	size_t i = seen_slot(t, o);
+	if (!t->seen[i]) {
+		if (t->nrecs == t->reccap) {
+			t->reccap = t->reccap ? 2 * t->reccap : 16;
+			t->recs = xrealloc(t->recs, t->reccap * sizeof *t->recs);
+		}
+		if (t->nrecs >= UINT32_MAX)
+			abort();   /* 4G statements: no policy has them */
+		t->recs[t->nrecs++] = o;
+		t->seen[i] = (uint32_t)t->nrecs;
+	}
+	*at = t->seen[i];
+	t->last = o;
+}
+
+static void origins_clear(origin_tab *t)
+{
+	free(t->seen);
+	free(t->recs);
+	free(t->idx);
+	memset(t, 0, sizeof *t);
+}
+
+/* The table as (list FILE... LINE COL TEXT...) entries, then the rules'
+ * and the host rules' numbers: the first `nrules` uses, then the rest.
  * Records the compiler or the launcher made; not those an older profile's
  * comments named (col 0), which stay comments.  */
+static void origins_emit(emitter *e, const origin_tab *t, size_t nrules)
+{
+	if (!t->nrecs)
+		return;
+	emit_comment(e, "where each rule comes from, for sbrun --trace and sbc explain "
+			"(docs/trace.md); data, never decided on");
+	out_s(e, "(define " SB_SBPL_ORIGINS_DEFINE " (list\n");
+	for (size_t i = 0; i < t->nrecs; i++) {
+		const sb_origin *o = t->recs[i];
+		out_s(e, "    (list");
+		data_pieces(e, o->file, strlen(o->file));
+		out_c(e, ' ');
+		out_int(e, o->line);
+		out_c(e, ' ');
+		out_int(e, o->col);
+		if (o->text)
+			data_pieces(e, o->text, o->len);
+		out_s(e, ")\n");
+	}
+	out_s(e, "))\n(define " SB_SBPL_RULE_ORIGINS_DEFINE " (list");
+	data_numbers(e, t->idx, nrules);
+	out_s(e, "))\n");
+	if (t->nidx > nrules) {
+		out_s(e, "(define " SB_SBPL_EGRESS_ORIGINS_DEFINE " (list");
+		data_numbers(e, t->idx + nrules, t->nidx - nrules);
+		out_s(e, "))\n");
+	}
+}
+
 static void emit_origins(emitter *e, const sb_profile *p)
 {
-	size_t nuse = p->nrules + p->egress.n;
-	const sb_origin **recs = xcalloc(nuse ? nuse : 1, sizeof *recs);
-	size_t *idx = xcalloc(nuse ? nuse : 1, sizeof *idx), nrecs = 0;
-	sb_strmap *seen = sb_strmap_new();
-	const sb_origin *last = NULL;
-	for (size_t i = 0; i < nuse; i++) {
-		const sb_origin *o = i < p->nrules ? p->rules[i]->origin
-						   : p->egress.v[i - p->nrules].origin;
-		/* col 0 at a line: named by an origin comment or text, from a
-		 * profile without the table; no comment becomes data */
-		if (!o || (o->line > 0 && !o->col))
-			continue;
-		if (o == last) {   /* a statement's rules mostly come together */
-			idx[i] = idx[i - 1];
-			continue;
-		}
-		void **slot = sb_strmap_slot(seen, &o, sizeof o, true);
-		if (!*slot) {
-			recs[nrecs++] = o;
-			*slot = (void *)(uintptr_t)nrecs;
-		}
-		idx[i] = (size_t)(uintptr_t)*slot;
-		last = o;
-	}
-	sb_strmap_free(seen);
-	if (nrecs) {
-		emit_comment(e, "where each rule comes from, for sbrun --trace and sbc explain "
-				"(docs/trace.md); data, never decided on");
-		out_s(e, "(define " SB_SBPL_ORIGINS_DEFINE " (list\n");
-		for (size_t i = 0; i < nrecs; i++) {
-			const sb_origin *o = recs[i];
-			out_s(e, "    (list");
-			data_pieces(e, o->file, strlen(o->file));
-			out_f(e, " %d %d", o->line, o->col);
-			if (o->text)
-				data_pieces(e, o->text, o->len);
-			out_s(e, ")\n");
-		}
-		out_s(e, "))\n(define " SB_SBPL_RULE_ORIGINS_DEFINE " (list");
-		data_numbers(e, idx, p->nrules);
-		out_s(e, "))\n");
-		if (p->egress.n) {
-			out_s(e, "(define " SB_SBPL_EGRESS_ORIGINS_DEFINE " (list");
-			data_numbers(e, idx + p->nrules, p->egress.n);
-			out_s(e, "))\n");
-		}
-	}
-	free(recs);
-	free(idx);
+	origin_tab t = {0};
+	for (size_t i = 0; i < p->nrules; i++)
+		origins_add(&t, p->rules[i]->origin);
+	for (size_t i = 0; i < p->egress.n; i++)
+		origins_add(&t, p->egress.v[i].origin);
+	origins_emit(e, &t, p->nrules);
+	origins_clear(&t);
 }
 
 /* The header's data: the policy the profile was compiled from and the
@@ -554,37 +665,43 @@ static void emit_header_data(emitter *e, const sb_profile *p)
 	out_s(e, "))\n");
 }
 
-char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
+/* What comes before the rules.  */
+static void emit_head(emitter *e, const sb_profile *p)
 {
-	emitter e = {.d = d};
 	if (p->launch_params.n)
-		out_s(&e, ";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n");
+		out_s(e, ";; " SB_SBPL_LAUNCH_PARAMS_TITLE "\n");
 	for (size_t i = 0; i < p->launch_params.n; i++) {
 		const sb_binding *b = &p->launch_params.v[i];
-		out_f(&e, ";;   -D %s=", b->name);
-		emit_comment_text(&e, b->nvalues ? b->values[0] : "");
-		out_c(&e, '\n');
+		out_f(e, ";;   -D %s=", b->name);
+		emit_comment_text(e, b->nvalues ? b->values[0] : "");
+		out_c(e, '\n');
 	}
 	if (p->source_policy) {
-		out_s(&e, "; " SB_SBPL_SOURCE_PREFIX);
-		emit_comment_text(&e, p->source_policy);
-		out_s(&e, SB_SBPL_SOURCE_SUFFIX "\n");
+		out_s(e, "; " SB_SBPL_SOURCE_PREFIX);
+		emit_comment_text(e, p->source_policy);
+		out_s(e, SB_SBPL_SOURCE_SUFFIX "\n");
 	}
 	for (size_t i = 0; i < p->nheader; i++)
-		emit_comment(&e, p->header[i]);
-	out_f(&e, "(version %d)\n", p->version ? p->version : 1);
-	emit_header_data(&e, p);
+		emit_comment(e, p->header[i]);
+	out_f(e, "(version %d)\n", p->version ? p->version : 1);
+	emit_header_data(e, p);
 	for (size_t i = 0; i < p->nimports; i++) {
-		out_s(&e, "(import ");
-		emit_quoted(&e, p->imports[i], NULL);
-		out_s(&e, ")\n");
+		out_s(e, "(import ");
+		emit_quoted(e, p->imports[i], NULL);
+		out_s(e, ")\n");
 	}
 	for (size_t i = 0; i < p->nunmodelled; i++) {
 		if (sb_path_bad_char(p->unmodelled[i].text) >= 0)
-			refuse(&e, &p->unmodelled[i].loc, "a form");
+			refuse(e, &p->unmodelled[i].loc, "a form");
 		else
-			out_f(&e, "%s\n", p->unmodelled[i].text);
+			out_f(e, "%s\n", p->unmodelled[i].text);
 	}
+}
+
+char *sb_emit_sbpl(const sb_profile *p, size_t *len, sb_diag *d)
+{
+	emitter e = {.d = d};
+	emit_head(&e, p);
 	for (size_t i = 0; i < p->nrules && !e.failed; i++)
 		emit_rule(&e, p->rules[i]);
 	if (p->egress.n && !e.failed)
@@ -623,12 +740,82 @@ char *sb_sbpl_str_text(const sb_str *s) { return render_line(R_STR, s); }
 char *sb_sbpl_filter_text(const sb_filter *f) { return render_line(R_FILTER, f); }
 char *sb_sbpl_rule_text(const sb_rule *r) { return render_line(R_RULE, r); }
 
-int sb_write_atomic(const char *path, const char *data, size_t len)
+/* ---- writing: whole, or a stream of rules ---- */
+
+/* What goes to the output, in order: bytes in memory, or (fd >= 0) the
+ * first len bytes of a file.  */
+typedef struct {
+	const char *data;
+	size_t len;
+	int fd;
+} piece;
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* len bytes of `in` from its start to `out`: in the kernel where it can
+ * (copy_file_range: no copy through this process), else by reads.  */
+static int copy_fd(int out, int in, size_t len)
+{
+	off_t off = 0;
+#if defined(__linux__)
+	while ((size_t)off < len) {
+		ssize_t w = copy_file_range(in, &off, out, NULL, len - (size_t)off, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;   /* not between these files (a pipe, another kind): by reads */
+	}
+#endif
+	char buf[65536];
+	while ((size_t)off < len) {
+		size_t want = len - (size_t)off < sizeof buf ? len - (size_t)off : sizeof buf;
+		ssize_t r = pread(in, buf, want, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;   /* the temporary file is shorter than written */
+			return -1;
+		}
+		if (write_all(out, buf, (size_t)r) != 0)
+			return -1;
+		off += r;
+	}
+	return 0;
+}
+
+static int write_pieces(int fd, const piece *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((v[i].fd >= 0 ? copy_fd(fd, v[i].fd, v[i].len) : write_all(fd, v[i].data, v[i].len)) != 0)
+			return -1;
+	return 0;
+}
+
+static int write_atomic_pieces(const char *path, const piece *v, size_t n)
 {
 	if (!strcmp(path, "-")) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-			return -1;
-		return 0;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].fd < 0) {
+				if (fwrite(v[i].data, 1, v[i].len, stdout) != v[i].len)
+					return -1;
+			} else if (fflush(stdout) != 0 || copy_fd(fileno(stdout), v[i].fd, v[i].len) != 0) {
+				return -1;
+			}
+		}
+		return fflush(stdout) != 0 ? -1 : 0;
 	}
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -638,18 +825,11 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		int dfd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (dfd < 0)
 			return -1;
-		size_t off = 0;
-		while (off < len) {
-			ssize_t w = write(dfd, data + off, len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				int saved = errno;
-				close(dfd);
-				errno = saved;
-				return -1;
-			}
-			off += (size_t)w;
+		if (write_pieces(dfd, v, n) != 0) {
+			int saved = errno;
+			close(dfd);
+			errno = saved;
+			return -1;
 		}
 		return close(dfd);
 	}
@@ -661,16 +841,8 @@ int sb_write_atomic(const char *path, const char *data, size_t len)
 		free(tmp);
 		return -1;
 	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		done += (size_t)w;
-	}
+	if (write_pieces(fd, v, n) != 0)
+		goto fail;
 	/* mkstemp makes 0600; a profile is not secret, make it 0644 */
 	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
 		goto fail;
@@ -692,4 +864,128 @@ fail: {
 	errno = saved;
 	return -1;
 }
+}
+
+int sb_write_atomic(const char *path, const char *data, size_t len)
+{
+	piece p = {data, len, -1};
+	return write_atomic_pieces(path, &p, 1);
+}
+
+/* The rules of a stream go to a temporary file, unnamed, in the directory
+ * of the output (where the output's own temporary file goes, so the copy
+ * can stay in one file system) or, for stdout and devices, the caller's
+ * temporary directory; the header, which needs every rule's params, is
+ * written before them at the end.  Rules pass through the buffer in runs
+ * of this size.  */
+enum { STREAM_RUN = 256u << 10 };
+
+struct sb_sbpl_stream {
+	emitter e;          /* d NULL: a refusal is reported by finish */
+	const char *path;   /* NULL: the text is not kept (sbc --check) */
+	int body;           /* the temporary file, or -1: the rules stay in e.buf */
+	size_t body_len;
+	int body_errno;     /* a write to it failed: finish fails with this */
+	origin_tab origins; /* the rules' origins, for the tail's table */
+	size_t nrules;
+};
+
+static int body_open(const char *path, const char *tmpdir)
+{
+	struct stat st;
+	char *dir;
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode))) {
+		dir = xstrdup(tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp");
+	} else {
+		const char *slash = strrchr(path, '/');
+		dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
+	}
+	int fd = -1;
+#if defined(__linux__) && defined(O_TMPFILE)
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		char *tmp = xasprintf("%s/.sbc-rules.XXXXXX", dir);
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	return fd;   /* -1: the rules stay in memory, as sb_emit_sbpl holds them */
+}
+
+sb_sbpl_stream *sb_sbpl_stream_new(const char *path, const char *tmpdir)
+{
+	sb_sbpl_stream *s = xcalloc(1, sizeof *s);
+	s->path = path;
+	s->body = path ? body_open(path, tmpdir) : -1;
+	return s;
+}
+
+void sb_sbpl_stream_rule(sb_sbpl_stream *s, const sb_rule *r)
+{
+	if (s->e.failed)
+		return;
+	origins_add(&s->origins, r->origin);
+	s->nrules++;
+	emit_rule(&s->e, r);
+	if (!s->path) {
+		s->e.len = 0;   /* checked, not kept */
+	} else if (s->body >= 0 && s->e.len >= STREAM_RUN && !s->body_errno) {
+		if (write_all(s->body, s->e.buf, s->e.len) != 0)
+			s->body_errno = errno ? errno : EIO;
+		s->body_len += s->e.len;
+		s->e.len = 0;
+	}
+}
+
+int sb_sbpl_stream_finish(sb_sbpl_stream *s, const sb_profile *p, sb_diag *d)
+{
+	emitter head = {.d = NULL};
+	emit_head(&head, p);
+	emitter *e = &s->e;
+	if (p->egress.n && !e->failed && !head.failed)
+		emit_egress(e, &p->egress);
+	if (!e->failed && !head.failed) {
+		for (size_t i = 0; i < p->egress.n; i++)
+			origins_add(&s->origins, p->egress.v[i].origin);
+		origins_emit(e, &s->origins, s->nrules);
+	}
+	/* the head comes first in the text: its refusal is the one reported */
+	const emitter *bad = head.failed ? &head : e->failed ? e : NULL;
+	if (bad) {
+		if (d)
+			report_refusal(d, bad->refused_located ? &bad->refused_at : NULL, bad->refused_what);
+		free(head.buf);
+		return 1;
+	}
+	int rc = 0;
+	if (s->body_errno) {
+		errno = s->body_errno;
+		rc = -1;
+	} else if (s->path) {
+		piece v[3] = {
+			{head.buf, head.len, -1},
+			{NULL, s->body_len, s->body},
+			{e->buf, e->len, -1},
+		};
+		rc = s->body >= 0 ? write_atomic_pieces(s->path, v, 3)
+				  : write_atomic_pieces(s->path, (piece[]){v[0], v[2]}, 2);
+	}
+	int saved = errno;
+	free(head.buf);
+	errno = saved;
+	return rc;
+}
+
+void sb_sbpl_stream_free(sb_sbpl_stream *s)
+{
+	if (!s)
+		return;
+	if (s->body >= 0)
+		close(s->body);
+	origins_clear(&s->origins);
+	free(s->e.buf);
+	free(s);
 }

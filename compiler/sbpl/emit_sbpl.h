@@ -40,6 +40,25 @@ char *sb_sbpl_rule_text(const sb_rule *r);
  * "-" writes to stdout.  Returns 0 or -1.  */
 int sb_write_atomic(const char *path, const char *data, size_t len);
 
+/* The same text written as the rules are made (sbc: sbx_lower_stream in
+ * compiler/front/ast.h), so a large profile is never whole in memory: the
+ * rules go to an unnamed temporary file, and finish writes the head (which
+ * names every rule's params), the rules and the tail to `path` as
+ * sb_write_atomic does: nothing reaches `path` before finish, so a failed
+ * compile leaves it untouched.  `path` NULL keeps no text (sbc --check:
+ * only the refusals count).  A refusal is reported by finish, as
+ * sb_emit_sbpl reports it.  */
+typedef struct sb_sbpl_stream sb_sbpl_stream;
+/* `tmpdir`: where the rules' file goes when `path` is stdout ("-") or
+ * not a regular file (the caller's TMPDIR; NULL or relative: /tmp).  */
+sb_sbpl_stream *sb_sbpl_stream_new(const char *path, const char *tmpdir);
+void sb_sbpl_stream_rule(sb_sbpl_stream *s, const sb_rule *r);
+/* `p`: the profile around the rules (launch params, header, egress; its
+ * own rules are not written).  Returns 0; 1 when a string was refused
+ * (reported to d); -1 when the output could not be written (errno).  */
+int sb_sbpl_stream_finish(sb_sbpl_stream *s, const sb_profile *p, sb_diag *d);
+void sb_sbpl_stream_free(sb_sbpl_stream *s);
+
 /* Data.  What the tools need from a profile beyond its rules goes in as
  * definitions of quoted data, which Seatbelt evaluates and never uses, and
  * which sbpl_read.c reads back; comments are for people only, nothing is

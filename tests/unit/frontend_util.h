@@ -4,6 +4,7 @@
 #ifndef SB_TEST_FRONTEND_UTIL_H
 #define SB_TEST_FRONTEND_UTIL_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,19 @@ static inline int fe_count_lines(const char *text, const char *prefix)
 		if (s)
 			s++;
 	}
+	return n;
+}
+
+/* Entries of a directory, "." and ".." not counted (what a writer left).  */
+static inline int fe_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
 	return n;
 }
 

@@ -137,3 +137,25 @@ Test(lower, filters_on_one_param_share_its_string)
 		  "%s", r.text);
 	fe_done(&r);
 }
+
+/* sb_arena_rewind keeps the newest block, empty, and frees the others: a
+ * streamed compile reuses one scratch block per rule (lower.c).  */
+Test(arena, rewind_keeps_one_block)
+{
+	sb_arena a = { .min_block = 4096 };
+	char *first = sb_arena_alloc(&a, 100);
+	for (int i = 0; i < 200; i++)
+		sb_arena_alloc(&a, 100);   /* past the first block */
+	char *last = sb_arena_alloc(&a, 8);
+	sb_arena_rewind(&a);
+	cr_assert(eq(sz, a.used, 0));
+	char *again = sb_arena_alloc(&a, 8);
+	cr_assert(not(eq(ptr, again, first)), "the first block was freed, not reused");
+	cr_assert(le(ptr, (void *)again, (void *)last), "the newest block is reused from its start");
+	cr_assert(eq(int, again[0] | again[7], 0), "zeroed as ever");
+	sb_arena_rewind(&a);
+	sb_arena_rewind(&a);   /* twice: still one empty block */
+	sb_arena_clear(&a);
+	sb_arena_rewind(&a);   /* empty: nothing to keep */
+	cr_assert(eq(ptr, a.head, NULL));
+}

@@ -294,18 +294,6 @@ Test(emit, deterministic_across_runs_and_directories)
 
 /* ---- the atomic writer ---- */
 
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
 Test(emit, write_atomic)
 {
 	char dir[] = "/tmp/sbx-emit-XXXXXX";
@@ -322,12 +310,12 @@ Test(emit, write_atomic)
 	struct stat st;
 	cr_assert(eq(int, stat(path, &st), 0));
 	cr_assert(eq(u32, (unsigned)(st.st_mode & 0777), 0644));
-	cr_assert(eq(int, count_entries(dir), 1), "no temporary file left");
+	cr_assert(eq(int, fe_count_entries(dir), 1), "no temporary file left");
 	/* a directory that does not exist: failure, nothing created */
 	char bad[96];
 	snprintf(bad, sizeof bad, "%s/missing/out.sb", dir);
 	cr_assert(eq(int, sb_write_atomic(bad, "x", 1), -1));
-	cr_assert(eq(int, count_entries(dir), 1));
+	cr_assert(eq(int, fe_count_entries(dir), 1));
 	/* the target is a directory: rename fails, the temp file is removed */
 	char sub[96];
 	snprintf(sub, sizeof sub, "%s/sub", dir);
@@ -336,7 +324,7 @@ Test(emit, write_atomic)
 	snprintf(inner, sizeof inner, "%s/x", sub);
 	cr_assert(eq(int, mkdir(inner, 0700), 0));
 	cr_assert(eq(int, sb_write_atomic(sub, "x", 1), -1));
-	cr_assert(eq(int, count_entries(dir), 2));
+	cr_assert(eq(int, fe_count_entries(dir), 2));
 	rmdir(inner);
 	rmdir(sub);
 	unlink(path);
