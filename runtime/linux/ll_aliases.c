@@ -37,7 +37,7 @@ void sb_llp_add_aliases(planner *pl, const sb_mounts *m)
 		if (i < pl->ncand) {
 			c = pl->cand[i];
 			struct stat st;
-			if (stat(c, &st) < 0)
+			if (sb_ll_stat(pl->stats, c, &st) < 0)
 				continue;
 			char *g = sb_llp_generic(c);
 			dm = R_ALL & ~(sb_llp_allowed_at(pl, c) & sb_llp_allowed_at(pl, g));
@@ -59,7 +59,7 @@ void sb_llp_add_aliases(planner *pl, const sb_mounts *m)
 			 * /usr/share/doc on /tmp/x is not (it is what its path
 			 * says, like any other directory there).  */
 			bool unrelated = strcmp(c, "/") == 0 && !same[k];
-			if (!unrelated && lstat(al[k], &st) == 0) {
+			if (!unrelated && sb_ll_lstat(pl->stats, al[k], &st) == 0) {
 				sb_llp_add_forced(pl, al[k], dm, "bind-mount alias of a denied path");
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, NULL, 0,
 						 "%s: bind-mount alias of %s, denied like it", al[k], c);
@@ -93,7 +93,7 @@ void sb_llp_add_pseudo_fs(planner *pl, const sb_mounts *m)
 				free(g);
 			}
 			struct stat st;
-			if (!denied || lstat(mt->mountpoint, &st) < 0)
+			if (!denied || sb_ll_lstat(pl->stats, mt->mountpoint, &st) < 0)
 				continue;
 			sb_llp_add_forced(pl, mt->mountpoint, denied, "a pseudo file system");
 			sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER, NULL, 0,

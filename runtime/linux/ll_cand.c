@@ -112,7 +112,7 @@ void sb_llp_collect_candidates(planner *pl)
 			char *norm = sb_path_normalize(v, &why);
 			char *lp = linux_path(norm ? norm : v);
 			struct stat st;
-			if (r->action == SB_ALLOW && lstat(lp, &st) < 0)
+			if (r->action == SB_ALLOW && sb_ll_lstat(pl->stats, lp, &st) < 0)
 				sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_SKIPPED, sb_llp_rule_file(r),
 						 sb_llp_rule_line(r), "%s: %s, skipped", v,
 						 macos_only(v) ? "macOS-only path" : "does not exist here");

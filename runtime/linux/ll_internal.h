@@ -141,6 +141,17 @@ typedef struct sb_ll_masks {
 
 void sb_ll_masks_clear(sb_ll_masks *m);
 
+/* The planner's stat cache (ll_stat.c), for one plan build only.  With a
+ * NULL cache each call asks the kernel.  */
+struct stat;
+typedef struct sb_ll_stats sb_ll_stats;
+sb_ll_stats *sb_ll_stats_new(void);
+void sb_ll_stats_free(sb_ll_stats *s);
+int sb_ll_lstat(sb_ll_stats *s, const char *p, struct stat *st);
+int sb_ll_stat(sb_ll_stats *s, const char *p, struct stat *st);
+/* realpath(p) is p: p exists and is reached through no symlink.  */
+bool sb_ll_canonical(sb_ll_stats *s, const char *p);
+
 /* What ll_masks.c needs from the planner (ll_plan.c).  */
 typedef struct sb_ll_mask_input {
 	void *ctx;
@@ -160,6 +171,7 @@ typedef struct sb_ll_mask_input {
 	bool gate;                                              /* write denies go to the gate */
 	const char *const *terminals;                           /* sb_linux_opts */
 	size_t nterminals;
+	sb_ll_stats *stats;                                     /* the plan's stat cache */
 } sb_ll_mask_input;
 
 /* A terminal of the launch (sb_linux_opts.terminals) that needs a device

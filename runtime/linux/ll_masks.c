@@ -199,9 +199,9 @@ static const sb_ll_mask *hidden_by(const sb_ll_masks *ms, const char *p)
 }
 
 /* The path exists, is no symlink, and is reached through no symlink.  */
-static bool maskable_path(const char *p, struct stat *st, const char **why)
+static bool maskable_path(sb_ll_stats *stats, const char *p, struct stat *st, const char **why)
 {
-	if (lstat(p, st) < 0) {
+	if (sb_ll_lstat(stats, p, st) < 0) {
 		*why = "does not exist";
 		return false;
 	}
@@ -209,10 +209,7 @@ static bool maskable_path(const char *p, struct stat *st, const char **why)
 		*why = "is a symlink";
 		return false;
 	}
-	char *r = realpath(p, NULL);
-	bool same = r && strcmp(r, p) == 0;
-	free(r);
-	if (!same) {
+	if (!sb_ll_canonical(stats, p)) {
 		*why = "is reached through a symlink";
 		return false;
 	}
@@ -382,7 +379,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		struct stat st;
 		const char *why = NULL;
 		if (forced && strcmp(c, "/dev") == 0) {
-			if (!(up & R_READ) || lstat(c, &st) < 0 || !S_ISDIR(st.st_mode))
+			if (!(up & R_READ) || sb_ll_lstat(in->stats, c, &st) < 0 || !S_ISDIR(st.st_mode))
 				continue;
 			sb_ll_mask *m = add_mask(ms, c, SB_MASK_DEV, &st);
 			m->removed = R_ALL | SB_LL_IOCTL_DEV;
@@ -396,13 +393,13 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 				struct stat ds;
 				if (strcmp(dev_allow[k], "/dev/shm") == 0 && !in->allow_shm)
 					continue;
-				if (lstat(dev_allow[k], &ds) == 0 && !S_ISLNK(ds.st_mode))
+				if (sb_ll_lstat(in->stats, dev_allow[k], &ds) == 0 && !S_ISLNK(ds.st_mode))
 					add_expose(m, dev_allow[k], &ds);
 			}
 			for (size_t k = 0; k < in->nterminals; k++) {
 				struct stat ds;
 				const char *t = in->terminals[k];
-				if (sb_ll_extra_terminal(t) && lstat(t, &ds) == 0 &&
+				if (sb_ll_extra_terminal(t) && sb_ll_lstat(in->stats, t, &ds) == 0 &&
 				    S_ISCHR(ds.st_mode))
 					add_expose(m, t, &ds);
 			}
@@ -423,7 +420,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		if (!forced && in->gate && !((t_node | t_sub) & ~R_MODIFY)) {
 			/* writes only: the gate decides them by name, at every
 			 * call, whatever the path is or becomes */
-			bool there = lstat(c, &st) == 0;
+			bool there = sb_ll_lstat(in->stats, c, &st) == 0;
 			if (!there)
 				memset(&st, 0, sizeof st);
 			sb_ll_mask *m = add_mask(ms, c, SB_MASK_GATE, &st);
@@ -435,7 +432,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 		}
 		if (!in->mounts)
 			continue;
-		if (!maskable_path(c, &st, &why)) {
+		if (!maskable_path(in->stats, c, &st, &why)) {
 			note(&plan->r, "%s: not masked (it %s): the complement expansion enforces "
 				       "this deny", c, why);
 			if (strcmp(why, "does not exist") == 0 && !forced)
@@ -479,7 +476,7 @@ void sb_ll_masks_plan(sb_ll_plan *plan, const sb_ll_mask_input *in)
 			const char *qwhy = NULL;
 			if (m->kind == SB_MASK_HIDE ? !(aq & SB_LL_READ_FILE) : !(aq & m->removed))
 				continue;
-			if (!maskable_path(q, &qs, &qwhy)) {
+			if (!maskable_path(in->stats, q, &qs, &qwhy)) {
 				if (strcmp(qwhy, "does not exist") != 0)
 					note(&plan->r, "%s: re-allowed inside a hidden tree but it %s: "
 						       "stays hidden", q, qwhy);

@@ -77,7 +77,7 @@ int sb_llp_plan_mechanism(planner *pl, const sb_linux_opts *o)
 		.missing = cb_missing, .src = cb_src, .cand = pl->cand, .ncand = pl->ncand,
 		.forced = fp, .forced_mask = fm, .forced_why = fw, .forced_masked = fmasked,
 		.nforced = pl->nforced, .allow_shm = o->allow_shm, .mounts = mounts, .gate = gate,
-		.terminals = o->terminals, .nterminals = o->nterminals,
+		.terminals = o->terminals, .nterminals = o->nterminals, .stats = pl->stats,
 	};
 	sb_ll_masks_plan(plan, &in);
 	char why[256];

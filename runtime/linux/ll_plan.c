@@ -102,6 +102,7 @@ static void planner_clear(planner *pl)
 	if (pl->allowed_memo)
 		sb_strmap_free(pl->allowed_memo);
 	sb_eval_free(pl->ev);
+	sb_ll_stats_free(pl->stats);
 	sb_profile_free(pl->lp);
 	memset(pl, 0, sizeof *pl);
 }
@@ -110,7 +111,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 {
 	double t0 = now_ms();
 	sb_ll_plan *plan = xcalloc(1, sizeof *plan);
-	planner pl = { .orig = bound, .plan = plan, .d = d };
+	planner pl = { .orig = bound, .plan = plan, .d = d, .stats = sb_ll_stats_new() };
 	*out = NULL;   /* the plan is handed over only when it is complete */
 	plan->bound = bound;
 	sb_ll_probe_kernel(&plan->probe);
@@ -127,7 +128,7 @@ int sb_ll_plan_build(const sb_profile *bound, const sb_linux_opts *o, sb_ll_plan
 	char runtime_dir[64];
 	snprintf(runtime_dir, sizeof runtime_dir, "/run/user/%u", (unsigned)o->uid);
 	struct stat st;
-	if (stat(runtime_dir, &st) == 0)
+	if (sb_ll_stat(pl.stats, runtime_dir, &st) == 0)
 		sb_llp_add_forced(&pl, runtime_dir, R_ALL, "the per-user runtime directory");
 	const char *xdg = o->xdg_runtime_dir;
 	char *xdg_real = xdg && xdg[0] == '/' ? realpath(xdg, NULL) : NULL;

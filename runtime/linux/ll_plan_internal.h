@@ -69,6 +69,7 @@ typedef struct planner {
 	 * rights are what decide() allows plus what a mask takes away.  */
 	bool use_masks;
 	sb_diag *d;
+	sb_ll_stats *stats;         /* lstat/stat of this build (ll_stat.c) */
 	llp_memo memo;
 	llp_breaks breaks;
 } planner;
