@@ -31,17 +31,32 @@ uint64_t sb_llp_allowed_at(planner *pl, const char *point)
 	void **slot = sb_strmap_slot(pl->allowed_memo, point, strlen(point), true);
 	if (*slot)   /* stored + 1: a created slot holds NULL */
 		return (uint64_t)((uintptr_t)*slot - 1);
-	uint64_t m = allowed_uncached(pl, point);   /* touches no map: the slot stays */
+	uint64_t m = allowed_uncached(pl, point);   /* touches only deny_rule_memo: the slot stays */
 	*slot = (void *)(uintptr_t)(m + 1);
 	return m;
+}
+
+/* The first rule, in the order of sb_llp_queried_ops, that denies an
+ * operation at a point, or NULL: remembered by sb_llp_allowed_at, so the
+ * masks' source (cb_src in ll_mechanism.c) needs no decide() of its own.  */
+const sb_rule *sb_llp_deny_rule_at(planner *pl, const char *point)
+{
+	sb_llp_allowed_at(pl, point);
+	if (!pl->deny_rule_memo)
+		return NULL;
+	void **slot = sb_strmap_slot(pl->deny_rule_memo, point, strlen(point), false);
+	return slot ? *slot : NULL;
 }
 
 static uint64_t allowed_uncached(planner *pl, const char *point)
 {
 	bool ok[Q_N];
+	const sb_rule *deny_rule = NULL;
 	for (size_t i = 0; i < Q_N; i++) {
 		sb_decision d = sb_llp_decide_indexed(pl, sb_llp_queried_ops[i], point);
 		ok[i] = d.kind == SB_DEC_ALLOW;
+		if (!ok[i] && d.rule && !deny_rule)
+			deny_rule = d.rule;
 		if (d.kind == SB_DEC_UNKNOWN && !pl->unknown_noted) {
 			pl->unknown_noted = true;
 			sb_ll_rules_note(&pl->plan->r, SB_LL_NOTE_NARROWER,
@@ -49,6 +64,11 @@ static uint64_t allowed_uncached(planner *pl, const char *point)
 					 "an undecidable rule (%s) is treated as deny",
 					 d.reason ? d.reason : "unknown");
 		}
+	}
+	if (deny_rule) {
+		if (!pl->deny_rule_memo)
+			pl->deny_rule_memo = sb_strmap_new();
+		*sb_strmap_slot(pl->deny_rule_memo, point, strlen(point), true) = (void *)deny_rule;
 	}
 	uint64_t m = 0;
 	if (ok[Q_READ])

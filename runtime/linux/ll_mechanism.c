@@ -39,15 +39,15 @@ static void cb_src(void *ctx, const char *p, const char **file, int *line)
 	const char *pts[2] = { p, g };
 	*file = NULL;
 	*line = 0;
-	for (size_t k = 0; k < 2 && !*line; k++)
-		for (size_t i = 0; i < Q_N; i++) {
-			sb_decision d = sb_llp_decide(pl, sb_llp_queried_ops[i], pts[k]);
-			if (d.kind != SB_DEC_ALLOW && d.rule) {
-				*file = sb_llp_rule_file(d.rule);
-				*line = sb_llp_rule_line(d.rule);
-				break;
-			}
+	/* the classification decided both points already (sb_llp_allowed_at
+	 * remembers the denying rule): no decide() of its own */
+	for (size_t k = 0; k < 2 && !*line; k++) {
+		const sb_rule *r = sb_llp_deny_rule_at(pl, pts[k]);
+		if (r) {
+			*file = sb_llp_rule_file(r);
+			*line = sb_llp_rule_line(r);
 		}
+	}
 	free(g);
 }
 

@@ -101,6 +101,8 @@ static void planner_clear(planner *pl)
 	free(pl->memo.mask_below);
 	if (pl->allowed_memo)
 		sb_strmap_free(pl->allowed_memo);
+	if (pl->deny_rule_memo)
+		sb_strmap_free(pl->deny_rule_memo);
 	sb_eval_free(pl->ev);
 	sb_ll_stats_free(pl->stats);
 	sb_profile_free(pl->lp);

@@ -58,6 +58,7 @@ typedef struct planner {
 	sb_profile *lp;             /* linuxized profile (step 1) */
 	sb_eval *ev;                /* decides for lp, made by sb_llp_decide() */
 	sb_strmap *allowed_memo;    /* point -> sb_llp_allowed_at() + 1 */
+	sb_strmap *deny_rule_memo;  /* point -> sb_llp_deny_rule_at(), when not NULL */
 	bool unknown_noted;         /* the undecidable-rule note was made */
 	char **cand;                /* Linux candidate points, sorted, unique */
 	size_t ncand, cap_cand;
@@ -97,6 +98,7 @@ void sb_llp_collect_candidates(planner *pl);
 
 /* ll_classify.c */
 uint64_t sb_llp_allowed_at(planner *pl, const char *point);
+const sb_rule *sb_llp_deny_rule_at(planner *pl, const char *point);
 char *sb_llp_generic(const char *p);
 void sb_llp_classify_points(planner *pl, const char *path, bool is_dir, llp_view v,
 			    uint64_t *all, uint64_t *any);
