@@ -48,6 +48,7 @@ struct sb_eval {
 	 * ask every operation of a path (sbc diff) decide each level once.  */
 	char *memo_path;
 	size_t memo_cap;
+	char *memo_alias;      /* memo_path's /private form, when it has one */
 	bool memo_named[SB_OP__COUNT];
 	/* slot 0: vnode 0 (unknown); slot b + 1: the single type 1 << b */
 	bool memo_valid[9][SB_OP__COUNT];
@@ -596,6 +597,7 @@ void sb_eval_free(sb_eval *ix)
 	free(ix->cands.v);
 	free(ix->last);
 	free(ix->memo_path);
+	free(ix->memo_alias);
 	free(ix);
 }
 
@@ -657,8 +659,11 @@ static void memo_reset(sb_eval *ix, const char *path)
 	memcpy(ix->memo_path, path, n);
 	memset(ix->memo_valid, 0, sizeof ix->memo_valid);
 	memset(ix->memo_named, 0, sizeof ix->memo_named);
-	char *aliased = sb_path_is_private_aliased(path) ? sb_path_private_alias(path) : NULL;
-	const char *q = aliased ? aliased : path;
+	/* resolved once here: memo_get decides on it without resolving
+	 * again (the planner asks five operations of each point) */
+	free(ix->memo_alias);
+	ix->memo_alias = sb_path_is_private_aliased(path) ? sb_path_private_alias(path) : NULL;
+	const char *q = ix->memo_alias ? ix->memo_alias : path;
 	cands c = index_cands(ix, q, strlen(q));
 	for (size_t k = 0; k < c.n; k++) {
 		const sb_rule *r = ix->p->rules[c.v[k]];
@@ -666,7 +671,6 @@ static void memo_reset(sb_eval *ix, const char *path)
 			if ((int)r->ops[i] >= 0 && r->ops[i] < SB_OP__COUNT)
 				ix->memo_named[r->ops[i]] = true;
 	}
-	free(aliased);
 }
 
 static const sb_decision *memo_get(sb_eval *ix, unsigned slot, unsigned vnode, sb_op op)
@@ -677,7 +681,9 @@ static const sb_decision *memo_get(sb_eval *ix, unsigned slot, unsigned vnode, s
 		    up < SB_OP__COUNT)
 			ix->memo[slot][op] = *memo_get(ix, slot, vnode, up);
 		else
-			ix->memo[slot][op] = decide(ix, true, op, ix->memo_path, vnode, true);
+			ix->memo[slot][op] = decide(ix, true, op,
+						    ix->memo_alias ? ix->memo_alias : ix->memo_path,
+						    vnode, false);
 		ix->memo_valid[slot][op] = true;
 	}
 	return &ix->memo[slot][op];
