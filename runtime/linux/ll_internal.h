@@ -142,7 +142,8 @@ typedef struct sb_ll_masks {
 void sb_ll_masks_clear(sb_ll_masks *m);
 
 /* The planner's stat cache (ll_stat.c), for one plan build only.  With a
- * NULL cache each call asks the kernel.  */
+ * NULL cache each call asks the kernel; with one, only st_mode, st_dev and
+ * st_ino of the answer are filled in (the rest is zero).  */
 struct stat;
 typedef struct sb_ll_stats sb_ll_stats;
 sb_ll_stats *sb_ll_stats_new(void);

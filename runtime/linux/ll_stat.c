@@ -15,13 +15,34 @@
 #include "compiler/common/strmap.h"
 #include "compiler/common/xalloc.h"
 
+/* What the planner reads of a node (type, device, inode): a whole
+ * struct stat per path, twice, cost the launch more page faults than the
+ * calls it saved (bench/analysis.md, section 2).  */
+typedef struct node {
+	mode_t mode;
+	dev_t dev;
+	ino_t ino;
+} node;
+
 typedef struct entry {
 	int lerr;          /* lstat's errno, 0 when it succeeded */
-	struct stat l;
 	int serr;          /* stat's, when have_s */
 	bool have_s;
-	struct stat s;
+	node l, s;
 } entry;
+
+static node node_of(const struct stat *st)
+{
+	return (node){ st->st_mode, st->st_dev, st->st_ino };
+}
+
+static void fill(struct stat *st, const node *n)
+{
+	memset(st, 0, sizeof *st);
+	st->st_mode = n->mode;
+	st->st_dev = n->dev;
+	st->st_ino = n->ino;
+}
 
 struct sb_ll_stats {
 	sb_strmap *m;
@@ -48,7 +69,10 @@ static entry *get(sb_ll_stats *s, const char *p)
 	void **slot = sb_strmap_slot(s->m, p, strlen(p), true);
 	if (!*slot) {
 		entry *e = xcalloc(1, sizeof *e);
-		e->lerr = lstat(p, &e->l) < 0 ? errno : 0;
+		struct stat st;
+		e->lerr = lstat(p, &st) < 0 ? errno : 0;
+		if (!e->lerr)
+			e->l = node_of(&st);
 		*slot = e;
 	}
 	return *slot;
@@ -63,7 +87,7 @@ int sb_ll_lstat(sb_ll_stats *s, const char *p, struct stat *st)
 		errno = e->lerr;
 		return -1;
 	}
-	*st = e->l;
+	fill(st, &e->l);
 	return 0;
 }
 
@@ -74,17 +98,20 @@ int sb_ll_stat(sb_ll_stats *s, const char *p, struct stat *st)
 	entry *e = get(s, p);
 	/* stat differs from lstat only at a symlink: where lstat fails, the
 	 * same lookup fails for stat too */
-	if (e->lerr || !S_ISLNK(e->l.st_mode))
+	if (e->lerr || !S_ISLNK(e->l.mode))
 		return sb_ll_lstat(s, p, st);
 	if (!e->have_s) {
-		e->serr = stat(p, &e->s) < 0 ? errno : 0;
+		struct stat sst;
+		e->serr = stat(p, &sst) < 0 ? errno : 0;
+		if (!e->serr)
+			e->s = node_of(&sst);
 		e->have_s = true;
 	}
 	if (e->serr) {
 		errno = e->serr;
 		return -1;
 	}
-	*st = e->s;
+	fill(st, &e->s);
 	return 0;
 }
 
