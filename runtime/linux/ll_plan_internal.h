@@ -5,7 +5,8 @@
  *   ll_classify.c   step 2: what is allowed in all and in some of a subtree
  *   ll_mechanism.c  masks, the write gate or the complement expansion
  *   ll_devices.c    step 3: the device rules
- *   ll_aliases.c    step 3: forced denies and the inode-alias check  */
+ *   ll_aliases.c    step 3: forced denies and the inode-alias check
+ * They share one stat cache per build (ll_stat.c, pl->stats).  */
 #ifndef SB_LL_PLAN_INTERNAL_H
 #define SB_LL_PLAN_INTERNAL_H
 
