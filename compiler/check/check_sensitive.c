@@ -238,7 +238,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 	 * targets are sensitive errors already.  */
 	for (size_t e = 0; !found && (acc & SBX_ACC_WRITE) && pos == POS_REL &&
 			   e < sizeof persistence / sizeof *persistence; e++) {
-		if (!sbx_path_under(rel, persistence[e].rel, true))
+		if (!sb_path_is_under_fold(rel, persistence[e].rel))
 			continue;
 		if (!not_taken_back(c, i, &pl, SBX_ACC_WRITE))
 			continue;

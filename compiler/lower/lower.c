@@ -347,13 +347,6 @@ static bool same_base(path_key a, path_key b)
 	return a.param && b.param && same_param(a.param, b.param) && !is_list_param(a.param);
 }
 
-/* "/a/b" under "/a" (or equal); "" is the base itself.  */
-static bool suffix_under(const char *p, const char *root)
-{
-	size_t n = strlen(root);
-	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
-}
-
 /* ---- index: what each new rule must compare with ----
  *
  * make_robust asks for the first earlier rule of the other action that
@@ -466,8 +459,7 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 			size_t end = at + 1;
 			while (end < sn && suffix[end] != '/')
 				end++;
-			if (end > pn || memcmp(suffix + at, prev + at, end - at) ||
-			    (prev[end] != '/' && prev[end] != '\0'))
+			if (end > pn || !sb_path_is_under_n(prev + at, pn - at, suffix + at, end - at))
 				break;
 			node = ix->walk[n++];
 			at = end;
@@ -845,7 +837,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		return;
 	if (same_base(reg, t)) {
 		size_t rn = strlen(reg.suffix);
-		if (!suffix_under(t.suffix, reg.suffix) || !strcmp(t.suffix, reg.suffix))
+		if (!sb_path_is_strictly_under(t.suffix, reg.suffix))
 			return;
 		for (size_t i = rn + 1; t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
