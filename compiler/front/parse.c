@@ -388,14 +388,10 @@ void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc)
 
 sbx_hvec *sbx_hvec_add(sbx_hvec *v, char *text, sb_loc loc)
 {
-	if (!v && !(v = calloc(1, sizeof *v)))
-		abort();
-	char **nv = realloc(v->v, (v->n + 1) * sizeof *nv);
-	sb_loc *nl = nv ? realloc(v->locs, (v->n + 1) * sizeof *nl) : NULL;
-	if (!nl)
-		abort();
-	v->v = nv;
-	v->locs = nl;
+	if (!v)
+		v = xcalloc(1, sizeof *v);
+	SB_GROW(v->v, v->n, v->cap, 4);
+	SB_GROW(v->locs, v->n, v->lcap, 4);
 	v->v[v->n] = text;
 	v->locs[v->n++] = loc;
 	return v;
@@ -416,9 +412,7 @@ void sbx_hvec_free(sbx_hvec *v)
  * located at its string (column of the offending byte, after the quote).  */
 void sbx_ctx_hosts(sbx_pctx *c, sb_action action, sbx_hvec *hosts, sb_loc loc)
 {
-	sb_host_pat *pats = calloc(hosts->n, sizeof *pats);
-	if (!pats)
-		abort();
+	sb_host_pat *pats = xcalloc(hosts->n, sizeof *pats);
 	bool bad = false;
 	for (size_t i = 0; i < hosts->n; i++) {
 		const char *why = NULL;

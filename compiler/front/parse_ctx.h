@@ -55,7 +55,7 @@ typedef struct sbx_tvec {
 typedef struct sbx_hvec {
 	char **v;
 	sb_loc *locs;
-	size_t n;
+	size_t n, cap, lcap;   /* cap: of v, lcap: of locs (SB_GROW) */
 } sbx_hvec;
 
 typedef struct sbx_ack {

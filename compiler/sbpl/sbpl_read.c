@@ -542,9 +542,7 @@ static void conv_egress(conv *c, const sx_node *n)
 		const char *why;
 		size_t at;
 		if (sb_host_pat_parse(v, &pat, &why, &at) < 0) {
-			char msg[300];
-			snprintf(msg, sizeof msg, ": %s", why);
-			form_error(c, x->kids[2], "invalid host pattern in the egress list%s", msg);
+			form_error(c, x->kids[2], "invalid host pattern in the egress list: %s", why);
 			continue;
 		}
 		sb_egress_add(&c->p->egress, !strcmp(a, "allow"), false, &pat,

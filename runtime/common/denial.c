@@ -133,6 +133,7 @@ static void classify_connect(sb_tracer *t, entry *e)
 	if (!t->cfg.bound || sb_dest_parse(e->path, e->port, &dst, &why) < 0)
 		return;
 	sb_egress_answer_for(t->cfg.bound, &dst, &ans);
+	sb_egress_answer_clear(&ans);   /* its origin text: e->origin is the record */
 	if (ans.allowed)
 		return;   /* refused for its addresses: the proxy's reason says which */
 	/* a host rule the launcher made (OMP_SANDBOX_NETWORK=allowlist: line
