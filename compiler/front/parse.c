@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "compiler/front/ast.h"
 #include "compiler/front/parse_ctx.h"
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 #include "policy_parser.h"
@@ -498,54 +499,18 @@ void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targ
 
 static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *len)
 {
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; anything but
-	 * a regular file is refused before a byte is read */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	/* sb_file_read opens with O_NONBLOCK (a FIFO never waits for a
+	 * writer) and refuses anything but a regular file before a byte */
+	char *buf = sb_file_read(path, SBX_MAX_FILE_BYTES, len);
+	if (buf)
+		return buf;
+	if (errno == EINVAL)
 		sbx_ctx_error(c, at, "io", "'%s' is not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= SBX_MAX_FILE_BYTES) {
-				sbx_ctx_error(c, at, "io", "'%s' is larger than %d bytes", path,
-					      SBX_MAX_FILE_BYTES);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			char *nb = xrealloc(buf, cap);
-			buf = nb;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
+	else if (errno == EFBIG)
+		sbx_ctx_error(c, at, "io", "'%s' is larger than %d bytes", path, SBX_MAX_FILE_BYTES);
+	else
+		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
+	return NULL;
 }
 
 /* Run scanner + parser over one text.  */

@@ -10,6 +10,7 @@
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
@@ -913,24 +914,12 @@ sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 
 sb_profile *sb_sbpl_read_file_bound(const char *file, sb_diag *d, unsigned flags, const sb_bindings *params)
 {
-	FILE *f = fopen(file, "rb");
-	if (!f) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s: %s", file, strerror(errno));
-		return NULL;
-	}
-	char *text = NULL;
 	size_t len = 0;
-	FILE *m = xopen_memstream(&text, &len);
-	char chunk[8192];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		fwrite(chunk, 1, got, m);
-	bool bad = ferror(f);
-	fclose(f);
-	fclose(m);
-	if (bad) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s", file);
-		free(text);
+	char *text = sb_file_read(file, 0, &len);
+	if (!text) {
+		sb_loc at = { .file = file };
+		sb_diag_report(d, SB_SEV_ERROR, &at, "io", "cannot read %s: %s", file,
+			       errno == EINVAL ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	sb_profile *p = sb_sbpl_read_bound(file, text, len, d, flags, params);
