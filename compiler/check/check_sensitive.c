@@ -42,7 +42,7 @@ typedef struct {
 	sb_diag *d;
 	const char *home;   /* bound with -D, or NULL */
 	char **own;         /* canonical policy files (the top file and includes) */
-	size_t nown;
+	size_t nown, owncap;
 	const sbx_places *pl;   /* every rule's places (shared, check_shared.h) */
 	const sbx_tindex *ix;   /* ... and indexed */
 	/* the first component of each sensitive entry (sb_sensitive_list), found
@@ -280,8 +280,7 @@ static void add_own(ctx *c, const char *file)
 			return;
 		}
 	}
-	char **v = xrealloc(c->own, (c->nown + 1) * sizeof *v);
-	c->own = v;
+	SB_GROW(c->own, c->nown, c->owncap, 4);
 	c->own[c->nown++] = canon;
 }
 

@@ -26,14 +26,11 @@ char *sb_file_read(const char *path, size_t max, size_t *len)
 		return NULL;
 	}
 	/* st_size is a hint only (procfs says 0): read to the end */
-	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
-	char *buf = xmalloc(cap + 1);
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
+	char *buf = xmalloc(cap);
 	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		ssize_t got = read(fd, buf + n, cap - n);
+		SB_GROW(buf, n + 1, cap, 4096);   /* a byte more to read, and the NUL */
+		ssize_t got = read(fd, buf + n, cap - 1 - n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {

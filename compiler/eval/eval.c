@@ -637,10 +637,7 @@ static cands index_cands(sb_eval *ix, const char *q, size_t qlen)
 		for (size_t i = 0; i < l->n; i++)
 			if (i == 0 || l->v[i] != l->v[i - 1])
 				ilist_push(&ix->cands, l->v[i]);
-		if (qlen + 1 > ix->lastcap) {
-			ix->lastcap = qlen + 1;
-			ix->last = xrealloc(ix->last, ix->lastcap);
-		}
+		SB_GROW(ix->last, qlen, ix->lastcap, 64);
 		memcpy(ix->last, q, qlen + 1);
 	}
 	cands c = { ix->cands.v ? ix->cands.v : none, ix->cands.n };
@@ -650,10 +647,7 @@ static cands index_cands(sb_eval *ix, const char *q, size_t qlen)
 static void memo_reset(sb_eval *ix, const char *path)
 {
 	size_t n = strlen(path) + 1;
-	if (n > ix->memo_cap) {
-		ix->memo_cap = n;
-		ix->memo_path = xrealloc(ix->memo_path, n);
-	}
+	SB_GROW(ix->memo_path, n - 1, ix->memo_cap, 64);   /* n bytes */
 	memcpy(ix->memo_path, path, n);
 	memset(ix->memo_valid, 0, sizeof ix->memo_valid);
 	memset(ix->memo_named, 0, sizeof ix->memo_named);

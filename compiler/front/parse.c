@@ -30,7 +30,7 @@ struct sbx_shared {
 	sbx_policy *pol;
 	size_t cap;
 	char **lists;                /* declared list names (EXTRA_* predeclared) */
-	size_t nlists;
+	size_t nlists, listcap;
 	/* identities of the files being parsed, outermost first (cycle check) */
 	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
 	int nstack;
@@ -84,13 +84,9 @@ void sbx_target_free(sbx_target *t)
 
 sbx_tvec *sbx_tvec_add(sbx_tvec *v, sbx_target *t)
 {
-	if (!v) {
-		v = xmalloc(sizeof *v);
-		v->v = NULL;
-		v->n = 0;
-	}
-	sbx_target *nv = xrealloc(v->v, (v->n + 1) * sizeof *nv);
-	v->v = nv;
+	if (!v)
+		v = xcalloc(1, sizeof *v);
+	SB_GROW(v->v, v->n, v->cap, 4);
 	v->v[v->n++] = *t;
 	free(t);
 	return v;
@@ -317,10 +313,8 @@ static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 	struct sbx_shared *sh = c->sh;
 	sbx_policy *p = sh->pol;
 	if (p->nstmts == sh->cap) {
-		sh->cap = sh->cap ? 2 * sh->cap : 16;
-		sbx_stmt *nv = xrealloc(p->stmts, sh->cap * sizeof *nv);
-		p->stmts = nv;
-		sb_hint_huge(nv, sh->cap * sizeof *nv);   /* 13 MB for 10^5 statements */
+		SB_GROW(p->stmts, p->nstmts, sh->cap, 16);
+		sb_hint_huge(p->stmts, sh->cap * sizeof *p->stmts);   /* 13 MB for 10^5 statements */
 	}
 	sbx_stmt *s = &p->stmts[p->nstmts++];
 	memset(s, 0, sizeof *s);
@@ -461,8 +455,7 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 		return;
 	}
 	if (!list_declared(sh, name)) {
-		char **nv = xrealloc(sh->lists, (sh->nlists + 1) * sizeof *nv);
-		sh->lists = nv;
+		SB_GROW(sh->lists, sh->nlists, sh->listcap, 8);
 		sh->lists[sh->nlists++] = xstrdup(name);
 	}
 	new_stmt(c, SBX_STMT_LIST, loc)->name = name;
@@ -675,9 +668,10 @@ sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d
 	static const char *const predeclared[] = {"EXTRA_WRITE", "EXTRA_READ", "PROTECT_GIT",
 						  "PROTECT_GIT_NODES", "GIT_INCLUDES"};
 	size_t npre = sizeof predeclared / sizeof *predeclared;
-	sh.lists = xmalloc(sizeof predeclared);
-	for (size_t i = 0; i < npre; i++)
+	for (size_t i = 0; i < npre; i++) {
+		SB_GROW(sh.lists, sh.nlists, sh.listcap, 8);
 		sh.lists[sh.nlists++] = xstrdup(predeclared[i]);
+	}
 	char *dir = dir_of(file);
 	const char *base = file + strlen(dir);
 	while (*base == '/')

@@ -328,10 +328,7 @@ static const char *key_base(lower_index *ix, const sb_param *p)
 					    ? p->name
 					    : (owned = sb_param_spelling(p));
 	size_t n = strlen(name);
-	if (n + 2 > ix->basecap) {
-		ix->basecap = 2 * (n + 2);
-		ix->base = xrealloc(ix->base, ix->basecap);
-	}
+	SB_GROW(ix->base, n + 1, ix->basecap, 64);   /* tag, name, NUL */
 	ix->base[0] = p ? 'P' : 'S';
 	memcpy(ix->base + 1, name, n + 1);
 	free(owned);
@@ -414,10 +411,7 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 {
 	size_t bn = base ? strlen(base) : 0;
 	size_t n = 3 + bn + 1 + sn;
-	if (n > ix->keycap) {
-		ix->keycap = n * 2;
-		ix->key = xrealloc(ix->key, ix->keycap);
-	}
+	SB_GROW(ix->key, n - 1, ix->keycap, 64);   /* n bytes */
 	ix->key[0] = tag;
 	ix->key[1] = (char)(op + 1);
 	ix->key[2] = (char)(a + 1);
@@ -442,10 +436,7 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 	for (size_t i = 0; i < sn; i++)
 		most += suffix[i] == '/';
 	ix->walk_full = sn ? most - 1 : 1;
-	if (most > ix->walkcap) {
-		ix->walkcap = 2 * most;
-		ix->walk = xrealloc(ix->walk, ix->walkcap * sizeof *ix->walk);
-	}
+	SB_GROW(ix->walk, most - 1, ix->walkcap, 16);   /* most nodes */
 	size_t bn = strlen(base), n = 0, at = 0;
 	pnode *node;
 	void **v;
@@ -476,15 +467,9 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 		ix->walk[n++] = node;
 	}
 	n = walk_on(ix, node, n, suffix, sn, at, create);
-	if (bn + 1 > ix->walk_basecap) {
-		ix->walk_basecap = 2 * (bn + 1);
-		ix->walk_base = xrealloc(ix->walk_base, ix->walk_basecap);
-	}
+	SB_GROW(ix->walk_base, bn, ix->walk_basecap, 64);
 	memcpy(ix->walk_base, base, bn + 1);
-	if (sn + 1 > ix->walk_suffixcap) {
-		ix->walk_suffixcap = 2 * (sn + 1);
-		ix->walk_suffix = xrealloc(ix->walk_suffix, ix->walk_suffixcap);
-	}
+	SB_GROW(ix->walk_suffix, sn, ix->walk_suffixcap, 64);
 	memcpy(ix->walk_suffix, suffix, sn + 1);
 	ix->walk_n = n;
 	return n;
@@ -501,10 +486,7 @@ static size_t walk_on(lower_index *ix, pnode *node, size_t n, const char *suffix
 		while (end < sn && suffix[end] != '/')
 			end++;
 		size_t cn = end - at - 1, kn = sizeof node + cn;
-		if (kn > ix->kidkeycap) {
-			ix->kidkeycap = 2 * kn;
-			ix->kidkey = xrealloc(ix->kidkey, ix->kidkeycap);
-		}
+		SB_GROW(ix->kidkey, kn - 1, ix->kidkeycap, 64);   /* kn bytes */
 		memcpy(ix->kidkey, &node, sizeof node);
 		memcpy(ix->kidkey + sizeof node, suffix + at + 1, cn);
 		v = sb_strmap_slot(ix->kids, ix->kidkey, kn, create);
@@ -628,15 +610,9 @@ static void stream_rule(lower_ctx *c, sb_rule *r, size_t e);
 /* Remember rule e's ops (see lower_ctx.opool).  */
 static void note_ops(lower_ctx *c, const sb_rule *r)
 {
-	if (c->nopat == c->opatcap) {
-		c->opatcap = c->opatcap ? 2 * c->opatcap : 64;
-		c->opat = xrealloc(c->opat, c->opatcap * sizeof *c->opat);
-	}
+	SB_GROW(c->opat, c->nopat, c->opatcap, 64);
 	c->opat[c->nopat++] = c->nopool;
-	if (c->nopool + r->nops > c->opoolcap) {
-		c->opoolcap = 2 * (c->nopool + r->nops);
-		c->opool = xrealloc(c->opool, c->opoolcap);
-	}
+	SB_GROW(c->opool, c->nopool + r->nops, c->opoolcap, 256);
 	for (size_t j = 0; j < r->nops; j++)
 		c->opool[c->nopool++] = (unsigned char)r->ops[j];
 }
@@ -888,10 +864,7 @@ static int anc_cmp(const void *a, const void *b)
 
 static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, size_t j)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = xrealloc(*v, *cap * sizeof **v);
-	}
+	SB_GROW(*v, *n, *cap, 16);
 	(*v)[(*n)++] = (anc_call){e, f, j};
 }
 
@@ -1127,10 +1100,7 @@ static void gate_presets(lower_ctx *c)
 static void note_gate(lower_ctx *c, const char *preset)
 {
 	size_t n = c->prof->nrules;
-	if (n > c->gatecap || !c->gate) {
-		c->gatecap = n > 2 * c->gatecap ? n : 2 * c->gatecap;
-		c->gate = xrealloc(c->gate, (c->gatecap ? c->gatecap : 1) * sizeof *c->gate);
-	}
+	SB_GROW(c->gate, n, c->gatecap, 64);
 	for (size_t e = c->ngate; e < n; e++)
 		c->gate[e] = preset;
 	c->ngate = n;

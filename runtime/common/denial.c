@@ -241,10 +241,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	classify(t, e, d->origin);
 	*sb_strmap_slot(t->seen, key, plen + 1, true) = e;
 	free(key);
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->v = xrealloc(t->v, t->cap * sizeof *t->v);
-	}
+	SB_GROW(t->v, t->n, t->cap, 16);
 	t->v[t->n++] = e;
 	t->counts.distinct++;
 	if (!t->cfg.out)
