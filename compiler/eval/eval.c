@@ -96,14 +96,13 @@ static void fcache_free(void *p)
 }
 
 /* Concatenate an all-literal string expression; false at the first param.  */
-static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound)
+static bool flatten_str(const sb_str *s, char **out, size_t *len, size_t *cap, char **unbound)
 {
 	switch (s->kind) {
 	case SB_STR_LIT: {
 		size_t n = strlen(s->text);
-		char *v = xrealloc(*out, *len + n + 1);
-		memcpy(v + *len, s->text, n + 1);
-		*out = v;
+		SB_GROW(*out, *len + n, *cap, 64);   /* the text and the NUL */
+		memcpy(*out + *len, s->text, n + 1);
 		*len += n;
 		return true;
 	}
@@ -112,7 +111,7 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound
 		return false;
 	case SB_STR_APPEND:
 		for (size_t i = 0; i < s->nparts; i++)
-			if (!flatten_str(s->parts[i], out, len, unbound))
+			if (!flatten_str(s->parts[i], out, len, cap, unbound))
 				return false;
 		return true;
 	}
@@ -155,8 +154,8 @@ static fcache *prepare(sb_eval *ev, const sb_filter *f)
 		c->str = f->arg->text;
 		c->len = strlen(c->str);
 	} else if (f->arg) {
-		size_t len = 0;
-		if (flatten_str(f->arg, &c->owned, &len, &c->unbound)) {
+		size_t len = 0, cap = 0;
+		if (flatten_str(f->arg, &c->owned, &len, &cap, &c->unbound)) {
 			c->str = c->owned;
 			c->len = len;
 		} else {

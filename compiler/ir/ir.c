@@ -463,6 +463,7 @@ sb_profile *sb_profile_new(void)
 
 void sb_profile_add_rule(sb_profile *p, sb_rule *r) { PUSH(p->rules, p->nrules, r); }
 void sb_profile_add_header(sb_profile *p, const char *line) { PUSH(p->header, p->nheader, xstrdup(line)); }
+void sb_profile_add_import(sb_profile *p, const char *name) { PUSH(p->imports, p->nimports, xstrdup(name)); }
 
 void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
 			       const char *reason, sb_loc loc)
@@ -479,7 +480,7 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 		sb_profile_add_unmodelled(c, p->unmodelled[i].kind, p->unmodelled[i].text,
 					  p->unmodelled[i].reason, p->unmodelled[i].loc);
 	for (size_t i = 0; i < p->nimports; i++)
-		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
+		sb_profile_add_import(c, p->imports[i]);
 	for (size_t i = 0; i < p->nheader; i++)
 		sb_profile_add_header(c, p->header[i]);
 	for (size_t i = 0; i < p->launch_params.n; i++) {
@@ -542,7 +543,7 @@ static sb_binding *binding_slot(sb_bindings *b, const char *name)
 			b->v[i].nvalues = 0;
 			return &b->v[i];
 		}
-	b->v = xrealloc(b->v, (b->n + 1) * sizeof *b->v);
+	SB_GROW(b->v, b->n, b->cap, 8);
 	sb_binding *s = &b->v[b->n++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
@@ -586,7 +587,7 @@ void sb_bindings_clear(sb_bindings *b)
 	}
 	free(b->v);
 	b->v = NULL;
-	b->n = 0;
+	b->n = b->cap = 0;
 }
 
 static bool is_param_name(const char *s, size_t n)
@@ -880,8 +881,8 @@ static void collect_params(const sb_str *s, paramlist *out)
 				free(sp);
 				return;
 			}
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-		out->spelling = xrealloc(out->spelling, (out->n + 1) * sizeof *out->spelling);
+		SB_GROW(out->v, out->n, out->cap, 8);
+		SB_GROW(out->spelling, out->n, out->spcap, 8);
 		out->v[out->n] = sb_param_copy(&s->param);
 		out->spelling[out->n++] = sp;
 	}

@@ -94,7 +94,7 @@ typedef struct {
 		const sb_param *param;
 		size_t e, f;
 	} *param_regions;
-	size_t nparam_regions;
+	size_t nparam_regions, param_regioncap;
 	char *key;                /* scratch for index_key */
 	size_t keycap;
 	char *base;               /* scratch for key_base */
@@ -185,7 +185,7 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 static sb_str *param_str(lower_index *ix, const sb_param *p);
 
 static void param_strs(lower_ctx *c, const char *name, bool list, const char *rel,
-		       const sb_loc *loc, sb_str ***out, size_t *nout)
+		       const sb_loc *loc, sb_str ***out, size_t *nout, size_t *cap)
 {
 	const sb_binding *b = c->defs ? sb_bindings_get(c->defs, name) : NULL;
 	if (b) {
@@ -200,7 +200,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 				if (!v)
 					continue;
 				char *joined = sb_path_join(v, rel);
-				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+				SB_GROW(*out, *nout, *cap, 4);
 				(*out)[(*nout)++] = static_str(c, joined);
 				free(joined);
 				free(v);
@@ -221,33 +221,33 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		free(suffix);
 		s = sb_str_append_in(c->ix.build, parts, 2);
 	}
-	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+	SB_GROW(*out, *nout, *cap, 4);
 	(*out)[(*nout)++] = s;
 }
 
 static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 {
 	sb_str **strs = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	switch (t->base) {
 	case SBX_BASE_ABS:
 		strs = xmalloc(sizeof *strs);
 		strs[n++] = static_str(c, t->rel);
 		break;
 	case SBX_BASE_HOME:
-		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_WORKSPACE:
-		param_strs(c, "WORKSPACE", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "WORKSPACE", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_TMPDIR:
-		param_strs(c, "TMPDIR", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "TMPDIR", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_PARAM:
-		param_strs(c, t->name, false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, t->name, false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_LIST:
-		param_strs(c, t->name, true, t->rel, &t->loc, &strs, &n);
+		param_strs(c, t->name, true, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -599,8 +599,7 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 			seen = same_param(ix->param_regions[i].param, k.param);
 		if (seen)
 			continue;
-		ix->param_regions = xrealloc(ix->param_regions,
-					     (ix->nparam_regions + 1) * sizeof *ix->param_regions);
+		SB_GROW(ix->param_regions, ix->nparam_regions, ix->param_regioncap, 8);
 		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
 	}
 }

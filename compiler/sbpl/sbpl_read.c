@@ -476,10 +476,7 @@ static void conv_import(conv *c, const sx_node *n)
 		form_error(c, n, "'import' takes one file name%s", NULL);
 		return;
 	}
-	sb_profile *p = c->p;
-	char **v = xrealloc(p->imports, (p->nimports + 1) * sizeof *v);
-	p->imports = v;
-	v[p->nimports++] = xstrdup(n->kids[1]->text);
+	sb_profile_add_import(c->p, n->kids[1]->text);
 	form_warn(c, n, "sbpl-import",
 		  "\"%s\" is imported but not read (a system profile is not on this machine, and "
 		  "imports are not followed): every decision on this profile answers unknown",
