@@ -22,12 +22,6 @@
 		(arr)[(n)++] = (item);                                      \
 	} while (0)
 
-/* Append to a caller's array, whose capacity is unknown.  */
-#define PUSH_EXACT(arr, n, item)                                            \
-	do {                                                                \
-		(arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr));         \
-		(arr)[(n)++] = (item);                                      \
-	} while (0)
 
 /* The same growth for an array in an arena: a new block at 0 and at each
  * power of two (the old one stays in the arena until it is cleared).  */
@@ -854,9 +848,11 @@ sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
 {
 	expander x = { .b = b, .hook = hook };
 	sb_profile *c = expand(p, &x);
-	if (unbound && nunbound) {
+	if (unbound && nunbound && x.unbound.n) {
+		/* the caller's array, its capacity unknown: resized once */
+		*unbound = xrealloc(*unbound, (*nunbound + x.unbound.n) * sizeof **unbound);
 		for (size_t i = 0; i < x.unbound.n; i++)
-			PUSH_EXACT(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
+			(*unbound)[(*nunbound)++] = xstrdup(x.unbound.v[i]);
 	}
 	strlist_clear(&x.unbound);
 	return c;
