@@ -86,7 +86,7 @@ sbx_tvec *sbx_tvec_add(sbx_tvec *v, sbx_target *t)
 {
 	if (!v)
 		v = xcalloc(1, sizeof *v);
-	SB_GROW(v->v, v->n, v->cap, 4);
+	SB_GROW(v->v, v->n, v->cap, 1);   /* most statements name one target: 10^5 of them are kept */
 	v->v[v->n++] = *t;
 	free(t);
 	return v;
