@@ -12,6 +12,7 @@
  *   [allowlist-off] that statement is `network on`: the allowlist is off.  */
 #include "compiler/check/check.h"
 #include "compiler/check/check_shared.h"
+#include "compiler/common/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,9 +79,7 @@ int sb_check_hosts_with(const sbx_check_shared *sh, sb_diag *d)
 			last_hosts = s;
 			for (size_t j = 0; j < s->nhosts; j++) {
 				sb_host_pat copy = s->hosts[j];
-				copy.name = copy.name ? strdup(copy.name) : NULL;
-				if (s->hosts[j].name && !copy.name)
-					abort();
+				copy.name = copy.name ? xstrdup(copy.name) : NULL;
 				sb_egress_add(&eg, s->action == SB_ALLOW, false, &copy, NULL);
 				const char *why = s->action == SB_ALLOW ? broad_reason(&s->hosts[j]) : NULL;
 				if (!why)

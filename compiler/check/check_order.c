@@ -38,12 +38,11 @@ typedef struct {
 	bool reported;
 } rule_info;
 
-static void where(char *buf, size_t n, const sbx_stmt *other, const sbx_stmt *from)
+static char *where(const sbx_stmt *other, const sbx_stmt *from)
 {
 	if (other->loc.file && from->loc.file && strcmp(other->loc.file, from->loc.file) != 0)
-		snprintf(buf, n, "%s:%d", other->loc.file, other->loc.line);
-	else
-		snprintf(buf, n, "line %d", other->loc.line);
+		return xasprintf("%s:%d", other->loc.file, other->loc.line);
+	return xasprintf("line %d", other->loc.line);
 }
 
 static const char *action_name(sb_action a)
@@ -108,10 +107,9 @@ static void exception_order(const rules *R, sb_diag *d)
 					if (sbx_place_covers(&r[j].pl[u], &r[i].pl[t], false) != SBX_YES ||
 					    sbx_place_covers(&r[i].pl[t], &r[j].pl[u], false) == SBX_YES)
 						continue;
-					char at[300];
 					char *narrow = sbx_place_str(&r[i].pl[t]);
 					char *broad = sbx_place_str(&r[j].pl[u]);
-					where(at, sizeof at, r[j].s, r[i].s);
+					char *at = where(r[j].s, r[i].s);
 					sb_diag_report(d, SB_SEV_WARNING, sbx_target_loc(r[i].s, t),
 						       "exception-order",
 						       "this %s on %s is an exception to the %s on %s at %s, "
@@ -124,6 +122,7 @@ static void exception_order(const rules *R, sb_diag *d)
 						     action_name(r[j].s->action));
 					free(narrow);
 					free(broad);
+					free(at);
 					r[i].reported = true;
 					break;
 				}
@@ -178,8 +177,7 @@ static void specificity(const rules *R, sb_diag *d)
 				for (size_t u = 0; u < r[j].n; u++) {
 					if (sbx_place_overlaps(&r[i].pl[t], &r[j].pl[u], false) != SBX_YES)
 						continue;
-					char at[300];
-					where(at, sizeof at, r[j].s, r[i].s);
+					char *at = where(r[j].s, r[i].s);
 					sb_diag_report(d, SB_SEV_WARNING, sbx_target_loc(r[i].s, t),
 						       "specificity",
 						       "the read %s at %s overrides this stat-only %s only "
@@ -191,6 +189,7 @@ static void specificity(const rules *R, sb_diag *d)
 						       action_name(r[i].s->action), at);
 					sb_diag_note(d, sbx_target_loc(r[j].s, u),
 						     "the overlapping read rule is here");
+					free(at);
 					r[i].reported = true;
 					break;
 				}

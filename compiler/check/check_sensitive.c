@@ -42,7 +42,7 @@ typedef struct {
 	sb_diag *d;
 	const char *home;   /* bound with -D, or NULL */
 	char **own;         /* canonical policy files (the top file and includes) */
-	size_t nown;
+	size_t nown, owncap;
 	const sbx_places *pl;   /* every rule's places (shared, check_shared.h) */
 	const sbx_tindex *ix;   /* ... and indexed */
 	/* the first component of each sensitive entry (sb_sensitive_list), found
@@ -238,7 +238,7 @@ static bool check_target(const ctx *c, size_t i, size_t t, bool quiet, int *erro
 	 * targets are sensitive errors already.  */
 	for (size_t e = 0; !found && (acc & SBX_ACC_WRITE) && pos == POS_REL &&
 			   e < sizeof persistence / sizeof *persistence; e++) {
-		if (!sbx_path_under(rel, persistence[e].rel, true))
+		if (!sb_path_is_under_fold(rel, persistence[e].rel))
 			continue;
 		if (!not_taken_back(c, i, &pl, SBX_ACC_WRITE))
 			continue;
@@ -280,8 +280,7 @@ static void add_own(ctx *c, const char *file)
 			return;
 		}
 	}
-	char **v = xrealloc(c->own, (c->nown + 1) * sizeof *v);
-	c->own = v;
+	SB_GROW(c->own, c->nown, c->owncap, 4);
 	c->own[c->nown++] = canon;
 }
 

@@ -439,8 +439,11 @@ static int compare_hosts(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 		sb_egress_answer pa, pb;
 		sb_egress_answer_for(a, &v[i], &pa);
 		sb_egress_answer_for(b, &v[i], &pb);
-		if (pa.allowed == pb.allowed)
+		if (pa.allowed == pb.allowed) {
+			sb_egress_answer_clear(&pa);
+			sb_egress_answer_clear(&pb);
 			continue;
+		}
 		bool widen = pb.allowed;
 		rc = widen ? SB_EXIT_DIFF_WIDER : (rc == SB_EXIT_DIFF_SAME ? SB_EXIT_DIFF_NARROWER : rc);
 		bool v6 = v[i].is_ip && v[i].family == 6;
@@ -462,6 +465,8 @@ static int compare_hosts(const sb_profile *a, const sb_profile *b, diff_ctx *x)
 			fprintf(x->out, "  new: %s by %s%s%s\n", pb.allowed ? "allow" : "deny",
 				pb.origin, *pb.origin ? ": " : "", pb.text);
 		}
+		sb_egress_answer_clear(&pa);
+		sb_egress_answer_clear(&pb);
 	}
 	free(v);
 	return rc;

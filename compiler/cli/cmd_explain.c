@@ -412,6 +412,7 @@ static int explain_host(const explain_opts *o)
 			printf("  at launch, each address the name resolves to is checked too: "
 			       "internal ranges need an IP/CIDR rule\n");
 	}
+	sb_egress_answer_clear(&ans);
 	rc = allowed ? SB_EXIT_EXPLAIN_ALLOW : SB_EXIT_EXPLAIN_DENY;
 out:
 	sb_diag_flush(d);

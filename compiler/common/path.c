@@ -313,12 +313,6 @@ sbx_path_rel sbx_path_relation(const char *p, const char *q, bool fold)
 	}
 }
 
-bool sbx_path_under(const char *p, const char *root, bool fold)
-{
-	sbx_path_rel r = sbx_path_relation(p, root, fold);
-	return r == SBX_PATH_EQUAL || r == SBX_PATH_INSIDE;
-}
-
 const char *sbx_path_below(const char *p, const char *root, bool fold)
 {
 	for (;;) {

@@ -93,8 +93,6 @@ typedef enum {
 	SBX_PATH_ABOVE    /* p is a strict ancestor of q */
 } sbx_path_rel;
 sbx_path_rel sbx_path_relation(const char *p, const char *q, bool fold);
-/* p == root or below it.  */
-bool sbx_path_under(const char *p, const char *root, bool fold);
 /* The part of p below root ("" when equal), pointing into p; NULL when p is
  * not under root.  */
 const char *sbx_path_below(const char *p, const char *root, bool fold);

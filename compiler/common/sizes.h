@@ -15,4 +15,9 @@
  * (runtime/common/proxy.c), never cut.  */
 #define SB_SNI_BUF 256
 
+/* A destination's host as sb_dest holds it (compiler/ir/egress.h): a DNS
+ * name (at most 253 bytes, its trailing dot removed) or an IP literal, and
+ * the NUL; sb_dest_parse refuses a longer one, never cuts it.  */
+#define SB_DEST_HOST_BUF 256
+
 #endif

@@ -32,7 +32,9 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
  *     SB_GROW(s->v, s->n, s->cap, 16);
  *     s->v[s->n++] = x;  */
 void *sb_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
-#define SB_GROW(v, n, cap, first) ((v) = sb_grow((v), (n), &(cap), sizeof *(v), (first)))
+/* The test for room is inline: a push that fits costs one comparison.  */
+#define SB_GROW(v, n, cap, first) \
+	((void)((n) < (cap) || ((v) = sb_grow((v), (n), &(cap), sizeof *(v), (first)), 0)))
 /* Free the n strings of v, then v (either may be NULL when n is 0).  */
 void sb_strv_free(char **v, size_t n);
 /* Is s one of the n strings of v?  */

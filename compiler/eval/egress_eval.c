@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/common/xalloc.h"
 #include "compiler/eval/eval.h"
 
 static void rule_text(const sb_egress_rule *r, char *buf, size_t size)
@@ -32,9 +33,9 @@ void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answe
 		snprintf(out->text, sizeof out->text, "no host rules: the network is %s for every host",
 			 out->allowed ? "on" : "off");
 		out->where = nd.rule ? nd.rule->origin : NULL;
-		if (nd.rule && nd.rule->origin)
-			snprintf(out->origin, sizeof out->origin, "%s:%d", nd.rule->origin->file,
-				 nd.rule->origin->line);
+		out->origin = nd.rule && nd.rule->origin
+				      ? xasprintf("%s:%d", nd.rule->origin->file, nd.rule->origin->line)
+				      : xstrdup("");
 		return;
 	}
 	out->by_proxy = true;
@@ -51,14 +52,17 @@ void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answe
 	if (out->rule >= 0) {
 		rule_text(&e->v[out->rule], out->text, sizeof out->text);
 		out->where = e->v[out->rule].origin;
-		if (out->where) {
-			char *w = sb_origin_where(out->where);
-			snprintf(out->origin, sizeof out->origin, "%s", w);
-			free(w);
-		}
+		out->origin = out->where ? sb_origin_where(out->where) : xstrdup("");
 	} else {
+		out->origin = xstrdup("");
 		snprintf(out->text, sizeof out->text, "%s",
 			 out->internal ? "an internal address no IP/CIDR rule allows"
 				       : "no network rule allows it");
 	}
+}
+
+void sb_egress_answer_clear(sb_egress_answer *a)
+{
+	free(a->origin);
+	a->origin = NULL;
 }

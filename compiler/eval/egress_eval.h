@@ -16,10 +16,12 @@ typedef struct sb_egress_answer {
 	bool internal;          /* an IP literal in an internal range */
 	const sb_rule *sbpl;    /* !by_proxy: the deciding SBPL rule, or NULL */
 	char text[400];         /* the deciding rule as policy text */
-	char origin[300];       /* "policy.sbx:12", or "" */
+	char *origin;           /* "policy.sbx:12", or "" (sb_egress_answer_clear) */
 	const sb_origin *where; /* the deciding statement (origin.h), or NULL */
 } sb_egress_answer;
 
 void sb_egress_answer_for(const sb_profile *p, const sb_dest *d, sb_egress_answer *out);
+/* Free what sb_egress_answer_for allocated in *a.  */
+void sb_egress_answer_clear(sb_egress_answer *a);
 
 #endif

@@ -97,14 +97,13 @@ static void fcache_free(void *p)
 }
 
 /* Concatenate an all-literal string expression; false at the first param.  */
-static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound)
+static bool flatten_str(const sb_str *s, char **out, size_t *len, size_t *cap, char **unbound)
 {
 	switch (s->kind) {
 	case SB_STR_LIT: {
 		size_t n = strlen(s->text);
-		char *v = xrealloc(*out, *len + n + 1);
-		memcpy(v + *len, s->text, n + 1);
-		*out = v;
+		SB_GROW(*out, *len + n, *cap, 64);   /* the text and the NUL */
+		memcpy(*out + *len, s->text, n + 1);
 		*len += n;
 		return true;
 	}
@@ -113,7 +112,7 @@ static bool flatten_str(const sb_str *s, char **out, size_t *len, char **unbound
 		return false;
 	case SB_STR_APPEND:
 		for (size_t i = 0; i < s->nparts; i++)
-			if (!flatten_str(s->parts[i], out, len, unbound))
+			if (!flatten_str(s->parts[i], out, len, cap, unbound))
 				return false;
 		return true;
 	}
@@ -156,8 +155,8 @@ static fcache *prepare(sb_eval *ev, const sb_filter *f)
 		c->str = f->arg->text;
 		c->len = strlen(c->str);
 	} else if (f->arg) {
-		size_t len = 0;
-		if (flatten_str(f->arg, &c->owned, &len, &c->unbound)) {
+		size_t len = 0, cap = 0;
+		if (flatten_str(f->arg, &c->owned, &len, &cap, &c->unbound)) {
 			c->str = c->owned;
 			c->len = len;
 		} else {
@@ -639,10 +638,7 @@ static cands index_cands(sb_eval *ix, const char *q, size_t qlen)
 		for (size_t i = 0; i < l->n; i++)
 			if (i == 0 || l->v[i] != l->v[i - 1])
 				ilist_push(&ix->cands, l->v[i]);
-		if (qlen + 1 > ix->lastcap) {
-			ix->lastcap = qlen + 1;
-			ix->last = xrealloc(ix->last, ix->lastcap);
-		}
+		SB_GROW(ix->last, qlen, ix->lastcap, 64);
 		memcpy(ix->last, q, qlen + 1);
 	}
 	cands c = { ix->cands.v ? ix->cands.v : none, ix->cands.n };
@@ -652,10 +648,7 @@ static cands index_cands(sb_eval *ix, const char *q, size_t qlen)
 static void memo_reset(sb_eval *ix, const char *path)
 {
 	size_t n = strlen(path) + 1;
-	if (n > ix->memo_cap) {
-		ix->memo_cap = n;
-		ix->memo_path = xrealloc(ix->memo_path, n);
-	}
+	SB_GROW(ix->memo_path, n - 1, ix->memo_cap, 64);   /* n bytes */
 	memcpy(ix->memo_path, path, n);
 	memset(ix->memo_valid, 0, sizeof ix->memo_valid);
 	memset(ix->memo_named, 0, sizeof ix->memo_named);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "compiler/front/ast.h"
 #include "compiler/front/parse_ctx.h"
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 #include "policy_parser.h"
@@ -29,7 +30,7 @@ struct sbx_shared {
 	sbx_policy *pol;
 	size_t cap;
 	char **lists;                /* declared list names (EXTRA_* predeclared) */
-	size_t nlists;
+	size_t nlists, listcap;
 	/* identities of the files being parsed, outermost first (cycle check) */
 	struct { dev_t dev; ino_t ino; } stack[SBX_MAX_INCLUDE_DEPTH + 2];
 	int nstack;
@@ -83,13 +84,9 @@ void sbx_target_free(sbx_target *t)
 
 sbx_tvec *sbx_tvec_add(sbx_tvec *v, sbx_target *t)
 {
-	if (!v) {
-		v = xmalloc(sizeof *v);
-		v->v = NULL;
-		v->n = 0;
-	}
-	sbx_target *nv = xrealloc(v->v, (v->n + 1) * sizeof *nv);
-	v->v = nv;
+	if (!v)
+		v = xcalloc(1, sizeof *v);
+	SB_GROW(v->v, v->n, v->cap, 1);   /* most statements name one target: 10^5 of them are kept */
 	v->v[v->n++] = *t;
 	free(t);
 	return v;
@@ -316,10 +313,8 @@ static sbx_stmt *new_stmt(sbx_pctx *c, sbx_stmt_kind kind, sb_loc loc)
 	struct sbx_shared *sh = c->sh;
 	sbx_policy *p = sh->pol;
 	if (p->nstmts == sh->cap) {
-		sh->cap = sh->cap ? 2 * sh->cap : 16;
-		sbx_stmt *nv = xrealloc(p->stmts, sh->cap * sizeof *nv);
-		p->stmts = nv;
-		sb_hint_huge(nv, sh->cap * sizeof *nv);   /* 13 MB for 10^5 statements */
+		SB_GROW(p->stmts, p->nstmts, sh->cap, 16);
+		sb_hint_huge(p->stmts, sh->cap * sizeof *p->stmts);   /* 13 MB for 10^5 statements */
 	}
 	sbx_stmt *s = &p->stmts[p->nstmts++];
 	memset(s, 0, sizeof *s);
@@ -388,14 +383,10 @@ void sbx_ctx_network(sbx_pctx *c, bool on, sb_loc loc)
 
 sbx_hvec *sbx_hvec_add(sbx_hvec *v, char *text, sb_loc loc)
 {
-	if (!v && !(v = calloc(1, sizeof *v)))
-		abort();
-	char **nv = realloc(v->v, (v->n + 1) * sizeof *nv);
-	sb_loc *nl = nv ? realloc(v->locs, (v->n + 1) * sizeof *nl) : NULL;
-	if (!nl)
-		abort();
-	v->v = nv;
-	v->locs = nl;
+	if (!v)
+		v = xcalloc(1, sizeof *v);
+	SB_GROW(v->v, v->n, v->cap, 4);
+	SB_GROW(v->locs, v->n, v->lcap, 4);
 	v->v[v->n] = text;
 	v->locs[v->n++] = loc;
 	return v;
@@ -416,9 +407,7 @@ void sbx_hvec_free(sbx_hvec *v)
  * located at its string (column of the offending byte, after the quote).  */
 void sbx_ctx_hosts(sbx_pctx *c, sb_action action, sbx_hvec *hosts, sb_loc loc)
 {
-	sb_host_pat *pats = calloc(hosts->n, sizeof *pats);
-	if (!pats)
-		abort();
+	sb_host_pat *pats = xcalloc(hosts->n, sizeof *pats);
 	bool bad = false;
 	for (size_t i = 0; i < hosts->n; i++) {
 		const char *why = NULL;
@@ -466,8 +455,7 @@ void sbx_ctx_list(sbx_pctx *c, char *name, sb_loc loc)
 		return;
 	}
 	if (!list_declared(sh, name)) {
-		char **nv = xrealloc(sh->lists, (sh->nlists + 1) * sizeof *nv);
-		sh->lists = nv;
+		SB_GROW(sh->lists, sh->nlists, sh->listcap, 8);
 		sh->lists[sh->nlists++] = xstrdup(name);
 	}
 	new_stmt(c, SBX_STMT_LIST, loc)->name = name;
@@ -504,54 +492,18 @@ void sbx_ctx_rule(sbx_pctx *c, sb_action action, unsigned access, sbx_tvec *targ
 
 static char *read_file(sbx_pctx *c, const char *path, const sb_loc *at, size_t *len)
 {
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; anything but
-	 * a regular file is refused before a byte is read */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	/* sb_file_read opens with O_NONBLOCK (a FIFO never waits for a
+	 * writer) and refuses anything but a regular file before a byte */
+	char *buf = sb_file_read(path, SBX_MAX_FILE_BYTES, len);
+	if (buf)
+		return buf;
+	if (errno == EINVAL)
 		sbx_ctx_error(c, at, "io", "'%s' is not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap >= SBX_MAX_FILE_BYTES) {
-				sbx_ctx_error(c, at, "io", "'%s' is larger than %d bytes", path,
-					      SBX_MAX_FILE_BYTES);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			cap *= 2;
-			char *nb = xrealloc(buf, cap);
-			buf = nb;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		sbx_ctx_error(c, at, "io", "cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
+	else if (errno == EFBIG)
+		sbx_ctx_error(c, at, "io", "'%s' is larger than %d bytes", path, SBX_MAX_FILE_BYTES);
+	else
+		sbx_ctx_error(c, at, "io", "cannot open '%s': %s", path, strerror(errno));
+	return NULL;
 }
 
 /* Run scanner + parser over one text.  */
@@ -716,9 +668,10 @@ sbx_policy *sbx_parse(const char *file, const char *text, size_t len, sb_diag *d
 	static const char *const predeclared[] = {"EXTRA_WRITE", "EXTRA_READ", "PROTECT_GIT",
 						  "PROTECT_GIT_NODES", "GIT_INCLUDES"};
 	size_t npre = sizeof predeclared / sizeof *predeclared;
-	sh.lists = xmalloc(sizeof predeclared);
-	for (size_t i = 0; i < npre; i++)
+	for (size_t i = 0; i < npre; i++) {
+		SB_GROW(sh.lists, sh.nlists, sh.listcap, 8);
 		sh.lists[sh.nlists++] = xstrdup(predeclared[i]);
+	}
 	char *dir = dir_of(file);
 	const char *base = file + strlen(dir);
 	while (*base == '/')

@@ -48,14 +48,14 @@ enum { SBX_MAX_ERRORS_PER_FILE = 50 };
 /* Collected while parsing one rule statement.  */
 typedef struct sbx_tvec {
 	sbx_target *v;
-	size_t n;
+	size_t n, cap;
 } sbx_tvec;
 
 /* The host patterns of one `network allow|deny` statement, as written.  */
 typedef struct sbx_hvec {
 	char **v;
 	sb_loc *locs;
-	size_t n;
+	size_t n, cap, lcap;   /* cap: of v, lcap: of locs (SB_GROW) */
 } sbx_hvec;
 
 typedef struct sbx_ack {

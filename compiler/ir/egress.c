@@ -9,13 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dupstr(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		abort();   /* out of memory: the tools cannot continue meaningfully */
-	return p;
-}
+#include "compiler/common/xalloc.h"
 
 /* One DNS label: 1..63 of [a-z0-9_-], not starting or ending with '-'.  */
 static bool label_ok(const char *s, size_t n)
@@ -174,7 +168,7 @@ int sb_host_pat_parse(const char *text, sb_host_pat *out, const char **why, size
 			*at = (size_t)(p - text);
 			return -1;
 		}
-	char *s = dupstr(text);
+	char *s = xstrdup(text);
 	for (char *p = s; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	int rc = -1;
@@ -244,14 +238,14 @@ int sb_host_pat_parse(const char *text, sb_host_pat *out, const char **why, size
 		if (name_check(host + 2, base + 2, why, at) < 0)
 			goto out;
 		out->kind = SB_HOST_SUFFIX;
-		out->name = dupstr(host + 2);
+		out->name = xstrdup(host + 2);
 		rc = 0;
 		goto out;
 	}
 	if (name_check(host, base, why, at) < 0)
 		goto out;
 	out->kind = SB_HOST_NAME;
-	out->name = dupstr(host);
+	out->name = xstrdup(host);
 	rc = 0;
 out:
 	free(s);
@@ -268,7 +262,7 @@ void sb_host_pat_clear(sb_host_pat *p)
 
 char *sb_host_pat_text(const sb_host_pat *p)
 {
-	char host[300], *out = NULL;
+	char host[SB_HOST_BUF];
 	switch (p->kind) {
 	case SB_HOST_ANY: snprintf(host, sizeof host, "*"); break;
 	case SB_HOST_NAME: snprintf(host, sizeof host, "%s", p->name); break;
@@ -285,19 +279,13 @@ char *sb_host_pat_text(const sb_host_pat *p)
 		break;
 	}
 	}
-	int r = p->port ? asprintf(&out, "%s:%d", host, p->port) : asprintf(&out, "%s", host);
-	if (r < 0)
-		abort();
-	return out;
+	return p->port ? xasprintf("%s:%d", host, p->port) : xstrdup(host);
 }
 
 void sb_egress_add(sb_egress *e, bool allow, bool all, sb_host_pat *pat, const sb_origin *origin)
 {
-	sb_egress_rule *v = realloc(e->v, (e->n + 1) * sizeof *v);
-	if (!v)
-		abort();
-	e->v = v;
-	sb_egress_rule *r = &v[e->n++];
+	SB_GROW(e->v, e->n, e->cap, 8);
+	sb_egress_rule *r = &e->v[e->n++];
 	memset(r, 0, sizeof *r);
 	r->allow = allow;
 	r->all = all;
@@ -314,7 +302,7 @@ void sb_egress_copy(sb_egress *dst, const sb_egress *src)
 		const sb_egress_rule *r = &src->v[i];
 		sb_host_pat p = r->pat;
 		if (p.name)
-			p.name = dupstr(p.name);
+			p.name = xstrdup(p.name);
 		sb_egress_add(dst, r->allow, r->all, &p, r->origin);
 	}
 }
@@ -326,7 +314,7 @@ void sb_egress_clear(sb_egress *e)
 	}
 	free(e->v);
 	e->v = NULL;
-	e->n = 0;
+	e->n = e->cap = 0;
 }
 
 bool sb_egress_filtered(const sb_egress *e)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "compiler/common/diag.h"
+#include "compiler/common/sizes.h"
 #include "compiler/ir/origin.h"
 
 /* The name of the SBPL definition that carries the list (emit_sbpl.c,
@@ -54,7 +55,7 @@ typedef struct sb_egress_rule {
 
 typedef struct sb_egress {
 	sb_egress_rule *v;
-	size_t n;
+	size_t n, cap;
 } sb_egress;
 
 /* Append a rule; `pat` is moved (the caller's copy must not be cleared).  */
@@ -69,7 +70,7 @@ bool sb_egress_filtered(const sb_egress *e);
 /* A destination as a client names it: a host name (lower-cased, trailing
  * dot removed) or an IP literal, and a port.  */
 typedef struct sb_dest {
-	char host[256];
+	char host[SB_DEST_HOST_BUF];
 	bool is_ip;
 	int family;                /* is_ip: 4 or 6 */
 	unsigned char addr[16];

@@ -22,12 +22,6 @@
 		(arr)[(n)++] = (item);                                      \
 	} while (0)
 
-/* Append to a caller's array, whose capacity is unknown.  */
-#define PUSH_EXACT(arr, n, item)                                            \
-	do {                                                                \
-		(arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr));         \
-		(arr)[(n)++] = (item);                                      \
-	} while (0)
 
 /* The same growth for an array in an arena: a new block at 0 and at each
  * power of two (the old one stays in the arena until it is cleared).  */
@@ -463,6 +457,7 @@ sb_profile *sb_profile_new(void)
 
 void sb_profile_add_rule(sb_profile *p, sb_rule *r) { PUSH(p->rules, p->nrules, r); }
 void sb_profile_add_header(sb_profile *p, const char *line) { PUSH(p->header, p->nheader, xstrdup(line)); }
+void sb_profile_add_import(sb_profile *p, const char *name) { PUSH(p->imports, p->nimports, xstrdup(name)); }
 
 void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
 			       const char *reason, sb_loc loc)
@@ -479,7 +474,7 @@ static sb_profile *profile_shell_clone(const sb_profile *p)
 		sb_profile_add_unmodelled(c, p->unmodelled[i].kind, p->unmodelled[i].text,
 					  p->unmodelled[i].reason, p->unmodelled[i].loc);
 	for (size_t i = 0; i < p->nimports; i++)
-		PUSH(c->imports, c->nimports, xstrdup(p->imports[i]));
+		sb_profile_add_import(c, p->imports[i]);
 	for (size_t i = 0; i < p->nheader; i++)
 		sb_profile_add_header(c, p->header[i]);
 	for (size_t i = 0; i < p->launch_params.n; i++) {
@@ -542,7 +537,7 @@ static sb_binding *binding_slot(sb_bindings *b, const char *name)
 			b->v[i].nvalues = 0;
 			return &b->v[i];
 		}
-	b->v = xrealloc(b->v, (b->n + 1) * sizeof *b->v);
+	SB_GROW(b->v, b->n, b->cap, 8);
 	sb_binding *s = &b->v[b->n++];
 	memset(s, 0, sizeof *s);
 	s->name = xstrdup(name);
@@ -586,7 +581,7 @@ void sb_bindings_clear(sb_bindings *b)
 	}
 	free(b->v);
 	b->v = NULL;
-	b->n = 0;
+	b->n = b->cap = 0;
 }
 
 static bool is_param_name(const char *s, size_t n)
@@ -853,9 +848,11 @@ sb_profile *sb_profile_rewrite(const sb_profile *p, const sb_bindings *b,
 {
 	expander x = { .b = b, .hook = hook };
 	sb_profile *c = expand(p, &x);
-	if (unbound && nunbound) {
+	if (unbound && nunbound && x.unbound.n) {
+		/* the caller's array, its capacity unknown: resized once */
+		*unbound = xrealloc(*unbound, (*nunbound + x.unbound.n) * sizeof **unbound);
 		for (size_t i = 0; i < x.unbound.n; i++)
-			PUSH_EXACT(*unbound, *nunbound, xstrdup(x.unbound.v[i]));
+			(*unbound)[(*nunbound)++] = xstrdup(x.unbound.v[i]);
 	}
 	strlist_clear(&x.unbound);
 	return c;
@@ -880,8 +877,8 @@ static void collect_params(const sb_str *s, paramlist *out)
 				free(sp);
 				return;
 			}
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-		out->spelling = xrealloc(out->spelling, (out->n + 1) * sizeof *out->spelling);
+		SB_GROW(out->v, out->n, out->cap, 8);
+		SB_GROW(out->spelling, out->n, out->spcap, 8);
 		out->v[out->n] = sb_param_copy(&s->param);
 		out->spelling[out->n++] = sp;
 	}

@@ -262,7 +262,7 @@ typedef struct sb_binding {
 
 typedef struct sb_bindings {
 	sb_binding *v;
-	size_t n;
+	size_t n, cap;
 } sb_bindings;
 
 /* ---- profiles ---- */
@@ -316,6 +316,8 @@ void sb_profile_add_rule(sb_profile *p, sb_rule *r);
 void sb_profile_add_unmodelled(sb_profile *p, sb_unmodelled_kind kind, const char *text,
 			       const char *reason, sb_loc loc);
 void sb_profile_add_header(sb_profile *p, const char *line);
+/* A copy of an (import "x") name.  */
+void sb_profile_add_import(sb_profile *p, const char *name);
 sb_profile *sb_profile_clone(const sb_profile *p);
 void sb_profile_free(sb_profile *p);
 
@@ -359,7 +361,7 @@ sb_param *sb_profile_params(const sb_profile *p, size_t *n);
 typedef struct sb_param_set {
 	sb_param *v;
 	char **spelling;
-	size_t n;
+	size_t n, cap, spcap;   /* cap: of v, spcap: of spelling */
 } sb_param_set;
 void sb_param_set_add_rule(sb_param_set *s, const sb_rule *r);
 sb_param *sb_param_set_take(sb_param_set *s, size_t *n);

@@ -94,7 +94,7 @@ typedef struct {
 		const sb_param *param;
 		size_t e, f;
 	} *param_regions;
-	size_t nparam_regions;
+	size_t nparam_regions, param_regioncap;
 	char *key;                /* scratch for index_key */
 	size_t keycap;
 	char *base;               /* scratch for key_base */
@@ -185,7 +185,7 @@ static char *define_path(lower_ctx *c, const char *name, const char *value, cons
 static sb_str *param_str(lower_index *ix, const sb_param *p);
 
 static void param_strs(lower_ctx *c, const char *name, bool list, const char *rel,
-		       const sb_loc *loc, sb_str ***out, size_t *nout)
+		       const sb_loc *loc, sb_str ***out, size_t *nout, size_t *cap)
 {
 	const sb_binding *b = c->defs ? sb_bindings_get(c->defs, name) : NULL;
 	if (b) {
@@ -200,7 +200,7 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 				if (!v)
 					continue;
 				char *joined = sb_path_join(v, rel);
-				*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+				SB_GROW(*out, *nout, *cap, 1);
 				(*out)[(*nout)++] = static_str(c, joined);
 				free(joined);
 				free(v);
@@ -221,33 +221,33 @@ static void param_strs(lower_ctx *c, const char *name, bool list, const char *re
 		free(suffix);
 		s = sb_str_append_in(c->ix.build, parts, 2);
 	}
-	*out = xrealloc(*out, (*nout + 1) * sizeof **out);
+	SB_GROW(*out, *nout, *cap, 1);
 	(*out)[(*nout)++] = s;
 }
 
 static void target_filters(lower_ctx *c, const sbx_target *t, sb_rule *r)
 {
 	sb_str **strs = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	switch (t->base) {
 	case SBX_BASE_ABS:
 		strs = xmalloc(sizeof *strs);
 		strs[n++] = static_str(c, t->rel);
 		break;
 	case SBX_BASE_HOME:
-		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "HOME", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_WORKSPACE:
-		param_strs(c, "WORKSPACE", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "WORKSPACE", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_TMPDIR:
-		param_strs(c, "TMPDIR", false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, "TMPDIR", false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_PARAM:
-		param_strs(c, t->name, false, t->rel, &t->loc, &strs, &n);
+		param_strs(c, t->name, false, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	case SBX_BASE_LIST:
-		param_strs(c, t->name, true, t->rel, &t->loc, &strs, &n);
+		param_strs(c, t->name, true, t->rel, &t->loc, &strs, &n, &cap);
 		break;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -328,10 +328,7 @@ static const char *key_base(lower_index *ix, const sb_param *p)
 					    ? p->name
 					    : (owned = sb_param_spelling(p));
 	size_t n = strlen(name);
-	if (n + 2 > ix->basecap) {
-		ix->basecap = 2 * (n + 2);
-		ix->base = xrealloc(ix->base, ix->basecap);
-	}
+	SB_GROW(ix->base, n + 1, ix->basecap, 64);   /* tag, name, NUL */
 	ix->base[0] = p ? 'P' : 'S';
 	memcpy(ix->base + 1, name, n + 1);
 	free(owned);
@@ -345,13 +342,6 @@ static bool same_base(path_key a, path_key b)
 	if (!a.param && !b.param)
 		return true;
 	return a.param && b.param && same_param(a.param, b.param) && !is_list_param(a.param);
-}
-
-/* "/a/b" under "/a" (or equal); "" is the base itself.  */
-static bool suffix_under(const char *p, const char *root)
-{
-	size_t n = strlen(root);
-	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
 /* ---- index: what each new rule must compare with ----
@@ -421,10 +411,7 @@ static const char *index_key(lower_index *ix, char tag, sb_op op, sb_action a, c
 {
 	size_t bn = base ? strlen(base) : 0;
 	size_t n = 3 + bn + 1 + sn;
-	if (n > ix->keycap) {
-		ix->keycap = n * 2;
-		ix->key = xrealloc(ix->key, ix->keycap);
-	}
+	SB_GROW(ix->key, n - 1, ix->keycap, 64);   /* n bytes */
 	ix->key[0] = tag;
 	ix->key[1] = (char)(op + 1);
 	ix->key[2] = (char)(a + 1);
@@ -449,10 +436,7 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 	for (size_t i = 0; i < sn; i++)
 		most += suffix[i] == '/';
 	ix->walk_full = sn ? most - 1 : 1;
-	if (most > ix->walkcap) {
-		ix->walkcap = 2 * most;
-		ix->walk = xrealloc(ix->walk, ix->walkcap * sizeof *ix->walk);
-	}
+	SB_GROW(ix->walk, most - 1, ix->walkcap, 16);   /* most nodes */
 	size_t bn = strlen(base), n = 0, at = 0;
 	pnode *node;
 	void **v;
@@ -466,6 +450,9 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 			size_t end = at + 1;
 			while (end < sn && suffix[end] != '/')
 				end++;
+			/* one component, the ones before it equal: not a path
+			 * relation (compiler/common/path.h), and inline (the
+			 * call cost 1.4M instructions at 10^4 statements) */
 			if (end > pn || memcmp(suffix + at, prev + at, end - at) ||
 			    (prev[end] != '/' && prev[end] != '\0'))
 				break;
@@ -484,15 +471,9 @@ static size_t trie_walk(lower_index *ix, const char *base, const char *suffix, b
 		ix->walk[n++] = node;
 	}
 	n = walk_on(ix, node, n, suffix, sn, at, create);
-	if (bn + 1 > ix->walk_basecap) {
-		ix->walk_basecap = 2 * (bn + 1);
-		ix->walk_base = xrealloc(ix->walk_base, ix->walk_basecap);
-	}
+	SB_GROW(ix->walk_base, bn, ix->walk_basecap, 64);
 	memcpy(ix->walk_base, base, bn + 1);
-	if (sn + 1 > ix->walk_suffixcap) {
-		ix->walk_suffixcap = 2 * (sn + 1);
-		ix->walk_suffix = xrealloc(ix->walk_suffix, ix->walk_suffixcap);
-	}
+	SB_GROW(ix->walk_suffix, sn, ix->walk_suffixcap, 64);
 	memcpy(ix->walk_suffix, suffix, sn + 1);
 	ix->walk_n = n;
 	return n;
@@ -509,10 +490,7 @@ static size_t walk_on(lower_index *ix, pnode *node, size_t n, const char *suffix
 		while (end < sn && suffix[end] != '/')
 			end++;
 		size_t cn = end - at - 1, kn = sizeof node + cn;
-		if (kn > ix->kidkeycap) {
-			ix->kidkeycap = 2 * kn;
-			ix->kidkey = xrealloc(ix->kidkey, ix->kidkeycap);
-		}
+		SB_GROW(ix->kidkey, kn - 1, ix->kidkeycap, 64);   /* kn bytes */
 		memcpy(ix->kidkey, &node, sizeof node);
 		memcpy(ix->kidkey + sizeof node, suffix + at + 1, cn);
 		v = sb_strmap_slot(ix->kids, ix->kidkey, kn, create);
@@ -625,8 +603,7 @@ static void index_regions(lower_index *ix, const sb_rule *r, size_t e)
 			seen = same_param(ix->param_regions[i].param, k.param);
 		if (seen)
 			continue;
-		ix->param_regions = xrealloc(ix->param_regions,
-					     (ix->nparam_regions + 1) * sizeof *ix->param_regions);
+		SB_GROW(ix->param_regions, ix->nparam_regions, ix->param_regioncap, 8);
 		ix->param_regions[ix->nparam_regions++] = (struct param_region){k.param, e, f};
 	}
 }
@@ -636,15 +613,9 @@ static void stream_rule(lower_ctx *c, sb_rule *r, size_t e);
 /* Remember rule e's ops (see lower_ctx.opool).  */
 static void note_ops(lower_ctx *c, const sb_rule *r)
 {
-	if (c->nopat == c->opatcap) {
-		c->opatcap = c->opatcap ? 2 * c->opatcap : 64;
-		c->opat = xrealloc(c->opat, c->opatcap * sizeof *c->opat);
-	}
+	SB_GROW(c->opat, c->nopat, c->opatcap, 64);
 	c->opat[c->nopat++] = c->nopool;
-	if (c->nopool + r->nops > c->opoolcap) {
-		c->opoolcap = 2 * (c->nopool + r->nops);
-		c->opool = xrealloc(c->opool, c->opoolcap);
-	}
+	SB_GROW(c->opool, c->nopool + r->nops, c->opoolcap, 256);
 	for (size_t j = 0; j < r->nops; j++)
 		c->opool[c->nopool++] = (unsigned char)r->ops[j];
 }
@@ -845,7 +816,7 @@ static void ancestors(lower_index *ix, path_key reg, path_key t, sb_rule *out, s
 		return;
 	if (same_base(reg, t)) {
 		size_t rn = strlen(reg.suffix);
-		if (!suffix_under(t.suffix, reg.suffix) || !strcmp(t.suffix, reg.suffix))
+		if (!sb_path_is_strictly_under(t.suffix, reg.suffix))
 			return;
 		for (size_t i = rn + 1; t.suffix[i]; i++) {
 			if (t.suffix[i] != '/')
@@ -896,10 +867,7 @@ static int anc_cmp(const void *a, const void *b)
 
 static void push_call(anc_call **v, size_t *n, size_t *cap, size_t e, size_t f, size_t j)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = xrealloc(*v, *cap * sizeof **v);
-	}
+	SB_GROW(*v, *n, *cap, 16);
 	(*v)[(*n)++] = (anc_call){e, f, j};
 }
 
@@ -1135,10 +1103,7 @@ static void gate_presets(lower_ctx *c)
 static void note_gate(lower_ctx *c, const char *preset)
 {
 	size_t n = c->prof->nrules;
-	if (n > c->gatecap || !c->gate) {
-		c->gatecap = n > 2 * c->gatecap ? n : 2 * c->gatecap;
-		c->gate = xrealloc(c->gate, (c->gatecap ? c->gatecap : 1) * sizeof *c->gate);
-	}
+	SB_GROW(c->gate, n, c->gatecap, 64);
 	for (size_t e = c->ngate; e < n; e++)
 		c->gate[e] = preset;
 	c->ngate = n;

@@ -47,11 +47,7 @@ static void out_room(emitter *e, size_t n)
 {
 	if (e->cap - e->len > n)
 		return;
-	size_t cap = e->cap ? e->cap : 256;
-	while (cap - e->len <= n)
-		cap *= 2;
-	e->buf = xrealloc(e->buf, cap);
-	e->cap = cap;
+	SB_GROW(e->buf, e->len + n, e->cap, 256);
 }
 
 static void out_n(emitter *e, const char *s, size_t n)
@@ -548,10 +544,7 @@ static size_t seen_slot(const origin_tab *t, const sb_origin *o)
 
 static void origins_add(origin_tab *t, const sb_origin *o)
 {
-	if (t->nidx == t->idxcap) {
-		t->idxcap = t->idxcap ? 2 * t->idxcap : 64;
-		t->idx = xrealloc(t->idx, t->idxcap * sizeof *t->idx);
-	}
+	SB_GROW(t->idx, t->nidx, t->idxcap, 64);
 	uint32_t *at = &t->idx[t->nidx++];
 	*at = 0;
 	/* col 0 at a line: named by an origin comment or text, from a
@@ -575,10 +568,7 @@ static void origins_add(origin_tab *t, const sb_origin *o)
 	}
 	size_t i = seen_slot(t, o);
 	if (!t->seen[i]) {
-		if (t->nrecs == t->reccap) {
-			t->reccap = t->reccap ? 2 * t->reccap : 16;
-			t->recs = xrealloc(t->recs, t->reccap * sizeof *t->recs);
-		}
+		SB_GROW(t->recs, t->nrecs, t->reccap, 16);
 		if (t->nrecs >= UINT32_MAX)
 			abort();   /* 4G statements: no policy has them */
 		t->recs[t->nrecs++] = o;

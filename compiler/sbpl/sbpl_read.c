@@ -10,6 +10,7 @@
 #include "compiler/sbpl/emit_sbpl.h"
 #include "compiler/sbpl/sbpl_scheme.h"
 #include "compiler/sbpl/sexp.h"
+#include "compiler/common/file.h"
 #include "compiler/common/path.h"
 #include "compiler/common/xalloc.h"
 
@@ -475,10 +476,7 @@ static void conv_import(conv *c, const sx_node *n)
 		form_error(c, n, "'import' takes one file name%s", NULL);
 		return;
 	}
-	sb_profile *p = c->p;
-	char **v = xrealloc(p->imports, (p->nimports + 1) * sizeof *v);
-	p->imports = v;
-	v[p->nimports++] = xstrdup(n->kids[1]->text);
+	sb_profile_add_import(c->p, n->kids[1]->text);
 	form_warn(c, n, "sbpl-import",
 		  "\"%s\" is imported but not read (a system profile is not on this machine, and "
 		  "imports are not followed): every decision on this profile answers unknown",
@@ -542,9 +540,7 @@ static void conv_egress(conv *c, const sx_node *n)
 		const char *why;
 		size_t at;
 		if (sb_host_pat_parse(v, &pat, &why, &at) < 0) {
-			char msg[300];
-			snprintf(msg, sizeof msg, ": %s", why);
-			form_error(c, x->kids[2], "invalid host pattern in the egress list%s", msg);
+			form_error(c, x->kids[2], "invalid host pattern in the egress list: %s", why);
 			continue;
 		}
 		sb_egress_add(&c->p->egress, !strcmp(a, "allow"), false, &pat,
@@ -915,24 +911,12 @@ sb_profile *sb_sbpl_read_file_ex(const char *file, sb_diag *d, unsigned flags)
 
 sb_profile *sb_sbpl_read_file_bound(const char *file, sb_diag *d, unsigned flags, const sb_bindings *params)
 {
-	FILE *f = fopen(file, "rb");
-	if (!f) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s: %s", file, strerror(errno));
-		return NULL;
-	}
-	char *text = NULL;
 	size_t len = 0;
-	FILE *m = xopen_memstream(&text, &len);
-	char chunk[8192];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		fwrite(chunk, 1, got, m);
-	bool bad = ferror(f);
-	fclose(f);
-	fclose(m);
-	if (bad) {
-		sb_diag_report(d, SB_SEV_ERROR, NULL, "io", "cannot read %s", file);
-		free(text);
+	char *text = sb_file_read(file, 0, &len);
+	if (!text) {
+		sb_loc at = { .file = file };
+		sb_diag_report(d, SB_SEV_ERROR, &at, "io", "cannot read %s: %s", file,
+			       errno == EINVAL ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	sb_profile *p = sb_sbpl_read_bound(file, text, len, d, flags, params);

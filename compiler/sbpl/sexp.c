@@ -90,8 +90,8 @@ static void add_comment(reader *r, size_t from, size_t to, int line, bool alone)
 	while (to > from && r->s[to - 1] == '\r')
 		to--;
 	sx_doc *doc = r->doc;
-	sx_comment *v = xrealloc(doc->comments, (doc->ncomments + 1) * sizeof *v);
-	doc->comments = v;
+	SB_GROW(doc->comments, doc->ncomments, doc->capcomments, 8);
+	sx_comment *v = doc->comments;
 	v[doc->ncomments].text = xstrndup(r->s + from, to - from);
 	v[doc->ncomments].line = line;
 	v[doc->ncomments].alone = alone;
@@ -146,10 +146,7 @@ static void node_finish(sx_node *n, const reader *r)
 
 static void push_kid(reader *r, sx_node *kid)
 {
-	if (r->nstack == r->capstack) {
-		r->capstack = r->capstack ? 2 * r->capstack : 64;
-		r->stack = xrealloc(r->stack, r->capstack * sizeof *r->stack);
-	}
+	SB_GROW(r->stack, r->nstack, r->capstack, 64);
 	r->stack[r->nstack++] = kid;
 }
 
@@ -171,10 +168,7 @@ typedef struct buf {
 
 static void buf_put(buf *b, char c)
 {
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->p = xrealloc(b->p, b->cap);
-	}
+	SB_GROW(b->p, b->n + 1, b->cap, 64);   /* c and the NUL */
 	b->p[b->n++] = c;
 	b->p[b->n] = '\0';
 }
@@ -558,9 +552,8 @@ sx_doc *sx_read(const char *file, const char *text, size_t len, sb_diag *d)
 		sx_node *n = read_form(&r);
 		if (!n)
 			break;
-		sx_node **v = xrealloc(doc->forms, (doc->nforms + 1) * sizeof *v);
-		doc->forms = v;
-		v[doc->nforms++] = n;
+		SB_GROW(doc->forms, doc->nforms, doc->capforms, 16);
+		doc->forms[doc->nforms++] = n;
 	}
 	free(r.stack);
 	if (r.errors) {

@@ -62,9 +62,9 @@ typedef struct sx_comment {
 
 typedef struct sx_doc {
 	sx_node **forms;          /* top-level forms in order */
-	size_t nforms;
+	size_t nforms, capforms;
 	sx_comment *comments;
-	size_t ncomments;
+	size_t ncomments, capcomments;
 	const char *file;         /* interned in the sb_diag */
 	char *text;               /* private copy of the source (wrappers blanked) */
 	size_t len;

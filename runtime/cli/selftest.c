@@ -60,7 +60,7 @@ static void probe_clear(probe *p)
 /* Read both pipes to EOF without deadlocking on either.  */
 static void drain(int ofd, int efd, char **out, char **err)
 {
-	size_t on = 0, en = 0;
+	size_t on = 0, en = 0, ocap = 1, ecap = 1;
 	*out = xcalloc(1, 1);
 	*err = xcalloc(1, 1);
 	struct pollfd pf[2] = { { ofd, POLLIN, 0 }, { efd, POLLIN, 0 } };
@@ -83,9 +83,9 @@ static void drain(int ofd, int efd, char **out, char **err)
 				continue;
 			}
 			char **dst = i == 0 ? out : err;
-			size_t *len = i == 0 ? &on : &en;
+			size_t *len = i == 0 ? &on : &en, *cap = i == 0 ? &ocap : &ecap;
 			if (*len < (1 << 20)) {
-				*dst = xrealloc(*dst, *len + (size_t)n + 1);
+				SB_GROW(*dst, *len + (size_t)n, *cap, BUFSIZ);
 				memcpy(*dst + *len, buf, (size_t)n);
 				*len += (size_t)n;
 				(*dst)[*len] = '\0';

@@ -133,6 +133,7 @@ static void classify_connect(sb_tracer *t, entry *e)
 	if (!t->cfg.bound || sb_dest_parse(e->path, e->port, &dst, &why) < 0)
 		return;
 	sb_egress_answer_for(t->cfg.bound, &dst, &ans);
+	sb_egress_answer_clear(&ans);   /* its origin text: e->origin is the record */
 	if (ans.allowed)
 		return;   /* refused for its addresses: the proxy's reason says which */
 	/* a host rule the launcher made (OMP_SANDBOX_NETWORK=allowlist: line
@@ -240,10 +241,7 @@ void sb_tracer_denied(sb_tracer *t, const sb_denial *d)
 	classify(t, e, d->origin);
 	*sb_strmap_slot(t->seen, key, plen + 1, true) = e;
 	free(key);
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->v = xrealloc(t->v, t->cap * sizeof *t->v);
-	}
+	SB_GROW(t->v, t->n, t->cap, 16);
 	t->v[t->n++] = e;
 	t->counts.distinct++;
 	if (!t->cfg.out)

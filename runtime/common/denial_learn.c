@@ -53,10 +53,7 @@ static void add_grant(grant **v, size_t *n, size_t *cap, char *target, const cha
 			free(target);
 			return;
 		}
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*v = xrealloc(*v, *cap * sizeof **v);
-	}
+	SB_GROW(*v, *n, *cap, 16);
 	(*v)[(*n)++] = (grant){ target, verb, why, 1, false };
 }
 

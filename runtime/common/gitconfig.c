@@ -176,10 +176,7 @@ static char *parse_value(parser *p, bool *ok)
 			quote = !quote;
 			continue;
 		}
-		if (n + spaces + 2 > cap) {
-			cap = (n + spaces + 2) * 2;
-			v = xrealloc(v, cap);
-		}
+		SB_GROW(v, n + spaces + 1, cap, 64);   /* the blanks, c and the NUL */
 		while (spaces) {
 			v[n++] = ' ';
 			spaces--;

@@ -327,15 +327,14 @@ static char *tmpdir_apart_from_home(const sb_prep_in *in, char *tmp, const char 
 
 /* ---- extras (defects D3-D5) ---- */
 
-static void push(char ***v, size_t *n, char *s)
+static void push(char ***v, size_t *n, size_t *cap, char *s)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*v)[i], s) == 0) {
 			free(s);  /* de-duplicate: the first occurrence stays */
 			return;
 		}
-	char **nv = xrealloc(*v, (*n + 1) * sizeof(char *));
-	*v = nv;
+	SB_GROW(*v, *n, *cap, 8);
 	(*v)[(*n)++] = s;
 }
 
@@ -414,6 +413,7 @@ int sb_prep_extras(const char *label, const char *list, const char *home, bool c
 	if (!list)
 		return 0;
 	const char *s = list;
+	size_t cap = 0;
 	for (;;) {
 		const char *e = strchr(s, ':');
 		size_t len = e ? (size_t)(e - s) : strlen(s);
@@ -424,7 +424,7 @@ int sb_prep_extras(const char *label, const char *list, const char *home, bool c
 			free(entry);
 			if (rc)
 				return rc;
-			push(out, n, c);
+			push(out, n, &cap, c);
 		}
 		if (!e)
 			break;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compiler/common/diag.h"
 #include "compiler/ir/ir.h"
@@ -715,4 +716,36 @@ Test(sbpl_read, origin_table)
 		     "malformed profile data");
 	expect_error("(version 1)\n(allow default)\n(define sbx-launch-params (list (list \"A=B\" \"v\")))\n",
 		     "malformed profile data");
+}
+
+/* A profile is read through sb_file_read: a missing file and a directory
+ * are refused with an error located at the file, a real one is read.  */
+Test(sbpl_read, file_errors_located)
+{
+	size_t len = 0;
+	char *msgs = NULL;
+	FILE *out = open_memstream(&msgs, &len);
+	sb_diag *d = sb_diag_new(out, SB_FMT_TEXT);
+	cr_assert_null(sb_sbpl_read_file("/nonexistent/x.sb", d));
+	cr_assert_null(sb_sbpl_read_file("/", d));
+	char dir[] = "/tmp/sbx-sbpl-read.XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char file[sizeof dir + 8];
+	snprintf(file, sizeof file, "%s/p.sb", dir);
+	FILE *f = fopen(file, "w");
+	cr_assert_not_null(f);
+	fputs("(version 1)\n(deny default)\n", f);
+	fclose(f);
+	sb_profile *p = sb_sbpl_read_file(file, d);
+	cr_expect_not_null(p);
+	sb_profile_free(p);
+	sb_diag_free(d);
+	fclose(out);
+	cr_expect(strstr(msgs, "/nonexistent/x.sb: error: cannot read /nonexistent/x.sb: "
+			       "No such file or directory") != NULL, "%s", msgs);
+	cr_expect(strstr(msgs, "/: error: cannot read /: not a regular file") != NULL, "%s", msgs);
+	cr_expect(strstr(msgs, "p.sb") == NULL, "%s", msgs);
+	unlink(file);
+	rmdir(dir);
+	free(msgs);
 }
