@@ -244,7 +244,7 @@ struct sb_ll_plan {
 	sb_gate_inode *gate_inodes; /* sb_ll_masks_gate_inodes */
 	size_t ngate_inodes;
 	char **warnings;            /* narrowings that break work, said at launch */
-	size_t nwarnings;
+	size_t nwarnings, cap_warnings;
 	sb_ll_probe probe;
 	int plan_abi;               /* ABI the masks are shown for */
 	bool unix_block;            /* seccomp AF_UNIX block (profile denies unix sockets) */

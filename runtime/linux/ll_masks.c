@@ -296,19 +296,19 @@ size_t sb_ll_masks_gated(const sb_ll_masks *m)
 	return m->n - sb_ll_masks_mounts(m);
 }
 
-static void push_inode(sb_gate_inode **out, size_t *n, const struct stat *st)
+static void push_inode(sb_gate_inode **out, size_t *n, size_t *cap, const struct stat *st)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*out)[i].dev == (unsigned long)st->st_dev &&
 		    (*out)[i].ino == (unsigned long)st->st_ino)
 			return;
-	*out = xrealloc(*out, (*n + 1) * sizeof **out);
+	SB_GROW(*out, *n, *cap, 8);
 	(*out)[(*n)++] = (sb_gate_inode){ (unsigned long)st->st_dev, (unsigned long)st->st_ino };
 }
 
 /* Files with other names below a gated directory (never following a
  * symlink), at most *budget entries.  */
-static void inodes_below(int dir, sb_gate_inode **out, size_t *n, size_t *budget)
+static void inodes_below(int dir, sb_gate_inode **out, size_t *n, size_t *cap, size_t *budget)
 {
 	DIR *d = fdopendir(dir);
 	if (!d) {
@@ -324,12 +324,12 @@ static void inodes_below(int dir, sb_gate_inode **out, size_t *n, size_t *budget
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-			push_inode(out, n, &st);
+			push_inode(out, n, cap, &st);
 		else if (S_ISDIR(st.st_mode)) {
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				inodes_below(sub, out, n, budget);
+				inodes_below(sub, out, n, cap, budget);
 		}
 	}
 	closedir(d);
@@ -339,7 +339,7 @@ void sb_ll_masks_gate_inodes(const sb_ll_masks *m, sb_gate_inode **out, size_t *
 {
 	*out = NULL;
 	*n = 0;
-	size_t budget = cap;
+	size_t budget = cap, room = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		const sb_ll_mask *g = &m->v[i];
 		struct stat st;
@@ -349,11 +349,11 @@ void sb_ll_masks_gate_inodes(const sb_ll_masks *m, sb_gate_inode **out, size_t *
 		if (g->kind != SB_MASK_GATE || (!g->dev && !g->ino) || lstat(g->path, &st) < 0)
 			continue;
 		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-			push_inode(out, n, &st);
+			push_inode(out, n, &room, &st);
 		else if (S_ISDIR(st.st_mode)) {
 			int fd = open(g->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (fd >= 0)
-				inodes_below(fd, out, n, &budget);
+				inodes_below(fd, out, n, &room, &budget);
 		}
 	}
 }

@@ -73,7 +73,7 @@ static void build_warnings(planner *pl)
 		fputs(" (create them before the launch to lift this)", f);
 	}
 	fclose(f);
-	plan->warnings = xrealloc(plan->warnings, (plan->nwarnings + 1) * sizeof *plan->warnings);
+	SB_GROW(plan->warnings, plan->nwarnings, plan->cap_warnings, 4);
 	plan->warnings[plan->nwarnings++] = buf;
 }
 
