@@ -212,6 +212,27 @@ for case in "loop:2:nested deeper" "steps:2:more than" "bytes:2:MiB"; do
 	fi
 done
 
+# data_free FILE: FILE without its top-level `(define sbx-NAME ...)` forms,
+# counted by parentheses outside string literals.
+data_free() {
+	/usr/bin/awk '
+	function depth_of(line,   i, c, d, instr, esc) {
+		d = 0; instr = 0; esc = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (instr) { if (esc) esc = 0; else if (c == "\\") esc = 1; else if (c == "\"") instr = 0; continue }
+			if (c == "\"") instr = 1
+			else if (c == ";") break
+			else if (c == "(") d++
+			else if (c == ")") d--
+		}
+		return d
+	}
+	skip == 0 && /^\(define sbx-/ { skip = depth_of($0); next }
+	skip > 0 { skip += depth_of($0); next }
+	{ print }' "$1"
+}
+
 # ---- sbrun re-emits what it expands without changing decisions ----
 if [ ! -x "$SBRUN" ]; then
 	echo "SKIP: $SBRUN not built: re-emission not checked"
@@ -234,8 +255,16 @@ else
 			fail "sbrun --print-launch $set: exit $rc: $(head -3 "$tmp/err")"
 			continue
 		fi
-		if grep -q "(define\|(if \|(when \|param-true\|user-homedir-path" "$tmp/$set.launch.sb"; then
-			fail "sbrun --print-launch $set still holds Scheme: $(grep -m3 "(define\|(if \|(when " "$tmp/$set.launch.sb")"
+		# the profile's data form (`(define sbx-... DATA)`: the source, the
+		# launch params, the origins; docs/architecture.md) is data, not a
+		# program: left out, the rest must hold no Scheme
+		data_free "$tmp/$set.launch.sb" >"$tmp/$set.program.sb"
+		if ! grep -q "^(define sbx-launch-params" "$tmp/$set.launch.sb"; then
+			fail "sbrun --print-launch $set: no sbx-launch-params data (what sbc explain binds it with)"
+			continue
+		fi
+		if grep -q "(define\|(if \|(when \|param-true\|user-homedir-path" "$tmp/$set.program.sb"; then
+			fail "sbrun --print-launch $set still holds Scheme: $(grep -m3 "(define\|(if \|(when " "$tmp/$set.program.sb")"
 			continue
 		fi
 		# every param the text uses is in the -D list sandbox-exec gets
